@@ -1,0 +1,73 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Convenience targets for the standalone build of the ns-3 module "rdma" on Debian 12.
+#   make deps          install the Debian packages the build, tests and plots need (if missing)
+#   make build         configure (Release) and build into build/
+#   make demo          build, then run the rdma-incast example; its output goes to results/
+#   make test          build, then run all tests with CTest
+#   make bench         build, then run the benchmarks (benchmarks/run-benchmarks.py)
+#   make format        clang-format -i every .h/.cc
+#   make check-format  fail if any .h/.cc is not clang-formatted
+#   make clean         remove build/ and results/
+
+DEB_PACKAGES := build-essential cmake libns3-dev ns3 libgsl-dev libxml2-dev libpython3-dev \
+                libboost-dev googletest libgtest-dev tshark python3 python3-matplotlib
+
+BUILD_DIR   ?= build
+BUILD_TYPE  ?= Release
+JOBS        ?= $(shell nproc 2>/dev/null || echo 2)
+CTEST_JOBS  ?= 2
+DEMO_ARGS   ?=
+CLANG_FORMAT ?= clang-format
+# Debian's interpreter, which has python3-matplotlib (a python3 earlier on PATH may not).
+PYTHON      ?= $(shell test -x /usr/bin/python3 && echo /usr/bin/python3 || echo python3)
+SUDO        := $(shell test "$$(id -u)" -eq 0 || echo sudo)
+
+FORMAT_DIRS  := model helper examples test benchmarks
+FORMAT_FILES  = $(shell find $(FORMAT_DIRS) -type f \( -name '*.h' -o -name '*.cc' \) 2>/dev/null | sort)
+
+.PHONY: all deps build demo test bench format check-format clean
+
+all: build
+
+deps:
+	@command -v dpkg-query >/dev/null 2>&1 || { \
+	    echo "make deps: dpkg-query not found; this target supports Debian/Ubuntu only." >&2; exit 1; }
+	@missing=""; \
+	for pkg in $(DEB_PACKAGES); do \
+	    dpkg-query -W -f='$${Status}' "$$pkg" 2>/dev/null | grep -q "install ok installed" \
+	        || missing="$$missing $$pkg"; \
+	done; \
+	if [ -z "$$missing" ]; then \
+	    echo "make deps: all required Debian packages are installed"; \
+	else \
+	    echo "make deps: installing missing Debian packages:$$missing"; \
+	    $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -q && \
+	    $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing; \
+	fi
+
+build: deps
+	cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE)
+	cmake --build $(BUILD_DIR) -j$(JOBS)
+
+# rdma-incast writes into results/ by default (results/rdma-incast.csv); pass options with
+# DEMO_ARGS="--senders=8", see build/examples/rdma-incast --help.
+demo: build
+	mkdir -p results
+	$(BUILD_DIR)/examples/rdma-incast $(DEMO_ARGS)
+	@echo "make demo: output in results/"
+
+test: build
+	ctest --test-dir $(BUILD_DIR) -j$(CTEST_JOBS) --output-on-failure
+
+bench: build
+	$(PYTHON) benchmarks/run-benchmarks.py
+
+format:
+	$(if $(FORMAT_FILES),$(CLANG_FORMAT) -i $(FORMAT_FILES),@echo "make format: no .h/.cc files")
+
+check-format:
+	$(if $(FORMAT_FILES),$(CLANG_FORMAT) --dry-run --Werror $(FORMAT_FILES),@echo "make check-format: no .h/.cc files")
+
+clean:
+	rm -rf $(BUILD_DIR) results

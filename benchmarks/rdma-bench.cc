@@ -1,0 +1,202 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+/**
+ * \file
+ * \ingroup rdma
+ * Benchmark scenarios of fixed size. Prints one line of key=value figures per run:
+ * wall time, user CPU, peak RSS, simulator events, events per wall second, packet-hops
+ * (frames serialized on any link) per wall second, simulated time per wall second, and
+ * the result figures (FCT mean/p50/p99, pause frames) so that a speed-up cannot hide a
+ * change in results. Run one scenario per process (peak RSS is per process);
+ * benchmarks/run-benchmarks.py runs them all.
+ *
+ * Scenarios:
+ *  - incast: 16 -> 1 through one switch, 1 MB each, 100 Gb/s, 1 us links, PFC on.
+ *  - leafspine16: two-tier leaf-spine, 4 leaves x 4 hosts, 4 spines, 100 Gb/s, 1 us
+ *    links; every host WRITEs 1 MB to each host under another leaf (192 flows).
+ */
+
+#include "ns3/core-module.h"
+#include "ns3/network-module.h"
+#include "ns3/rdma-module.h"
+
+#include <algorithm>
+#include <chrono>
+#include <iomanip>
+#include <iostream>
+#include <sys/resource.h>
+
+using namespace ns3;
+
+NS_LOG_COMPONENT_DEFINE("RdmaBench");
+
+namespace
+{
+
+/// Flow bookkeeping.
+struct Flow
+{
+    Ptr<RdmaQueuePair> qp;
+    Time start;
+    Time finish;
+    bool done{false};
+};
+
+void
+Done(Flow* f, const RdmaCompletion& c)
+{
+    f->finish = c.completionTime;
+    f->done = true;
+}
+
+/// Start a WRITE of bytes from requester to responder at t.
+void
+AddFlow(std::vector<Flow>& flows, RdmaHelper& rdma, Ptr<Node> a, Ptr<Node> b, uint64_t bytes, Time t)
+{
+    flows.emplace_back();
+    Flow& f = flows.back();
+    f.qp = rdma.Connect(a, b).first;
+    f.start = t;
+    RdmaWorkRequest wr;
+    wr.length = bytes;
+    Simulator::ScheduleWithContext(a->GetId(), t, &RdmaQueuePair::PostSend, f.qp, wr);
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    std::string scenario = "incast";
+    std::string scheduler = "ns3::MapScheduler";
+    CommandLine cmd(__FILE__);
+    cmd.AddValue("scenario", "incast | leafspine16", scenario);
+    cmd.AddValue("scheduler", "ns-3 scheduler TypeId", scheduler);
+    cmd.Parse(argc, argv);
+
+    ObjectFactory sched(scheduler);
+    Simulator::SetScheduler(sched);
+    const auto wallStart = std::chrono::steady_clock::now();
+
+    RdmaLinkHelper link;
+    link.SetDeviceAttribute("DataRate", StringValue("100Gbps"));
+    link.SetChannelAttribute("Delay", TimeValue(MicroSeconds(1)));
+    RdmaHelper rdma;
+    rdma.SetSwitchAttribute("EcnEnabled", BooleanValue(false));
+    NodeContainer hosts;
+    NodeContainer switches;
+    NetDeviceContainer devices;
+    std::vector<Flow> flows;
+    flows.reserve(1024);
+
+    if (scenario == "incast")
+    {
+        hosts.Create(17);
+        switches.Create(1);
+        for (uint32_t i = 0; i < hosts.GetN(); ++i)
+        {
+            devices.Add(link.Install(hosts.Get(i), switches.Get(0)));
+        }
+        rdma.InstallHosts(hosts);
+        rdma.InstallSwitches(switches);
+        RdmaRoutingHelper::PopulateRoutingTables();
+        for (uint32_t i = 1; i < hosts.GetN(); ++i)
+        {
+            AddFlow(flows, rdma, hosts.Get(i), hosts.Get(0), 1000000, Seconds(0));
+        }
+    }
+    else if (scenario == "leafspine16")
+    {
+        const uint32_t leaves = 4;
+        const uint32_t perLeaf = 4;
+        const uint32_t spines = 4;
+        hosts.Create(leaves * perLeaf);
+        NodeContainer leafNodes(leaves);
+        NodeContainer spineNodes(spines);
+        switches.Add(leafNodes);
+        switches.Add(spineNodes);
+        for (uint32_t l = 0; l < leaves; ++l)
+        {
+            for (uint32_t h = 0; h < perLeaf; ++h)
+            {
+                devices.Add(link.Install(hosts.Get(l * perLeaf + h), leafNodes.Get(l)));
+            }
+            for (uint32_t s = 0; s < spines; ++s)
+            {
+                devices.Add(link.Install(leafNodes.Get(l), spineNodes.Get(s)));
+            }
+        }
+        rdma.InstallHosts(hosts);
+        rdma.InstallSwitches(switches);
+        RdmaRoutingHelper::PopulateRoutingTables();
+        for (uint32_t a = 0; a < hosts.GetN(); ++a)
+        {
+            for (uint32_t b = 0; b < hosts.GetN(); ++b)
+            {
+                if (a / perLeaf != b / perLeaf)
+                {
+                    AddFlow(flows, rdma, hosts.Get(a), hosts.Get(b), 1000000, Seconds(0));
+                }
+            }
+        }
+    }
+    else
+    {
+        NS_ABORT_MSG("unknown --scenario '" << scenario << "'; valid: incast, leafspine16");
+    }
+    rdma.AssignStreams(switches, 0);
+    for (auto& f : flows)
+    {
+        f.qp->SetSendCompletionCallback(MakeBoundCallback(&Done, &f));
+    }
+
+    Simulator::Run();
+    const Time simulated = Simulator::Now();
+    const double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
+    const uint64_t events = Simulator::GetEventCount();
+
+    uint64_t frames = 0;
+    uint64_t pfcFrames = 0;
+    for (uint32_t i = 0; i < devices.GetN(); ++i)
+    {
+        Ptr<RdmaNetDevice> d = DynamicCast<RdmaNetDevice>(devices.Get(i));
+        frames += d->GetTxFrames();
+        pfcFrames += d->GetPfcFramesSent();
+    }
+    std::vector<double> fcts;
+    for (const auto& f : flows)
+    {
+        if (f.done)
+        {
+            fcts.push_back((f.finish - f.start).GetSeconds() * 1e6);
+        }
+    }
+    std::sort(fcts.begin(), fcts.end());
+    auto pct = [&fcts](double p) {
+        return fcts.empty() ? 0.0 : fcts[std::min(fcts.size() - 1, std::size_t(p * fcts.size()))];
+    };
+    double mean = 0;
+    for (double v : fcts)
+    {
+        mean += v / fcts.size();
+    }
+    rusage ru{};
+    getrusage(RUSAGE_SELF, &ru);
+    const double user = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6;
+
+    std::cout << std::fixed << std::setprecision(3) << "scenario=" << scenario
+              << " scheduler=" << scheduler << " hosts=" << hosts.GetN()
+              << " switches=" << switches.GetN() << " flows=" << flows.size()
+              << " completed=" << fcts.size() << " wall_s=" << wall << " user_s=" << user
+              << " peak_rss_mb=" << ru.ru_maxrss / 1024.0 << " events=" << events
+              << " events_per_s=" << std::setprecision(0) << events / wall
+              << " packet_hops=" << frames << " packet_hops_per_s=" << frames / wall
+              << std::setprecision(6) << " sim_s_per_wall_s=" << simulated.GetSeconds() / wall
+              << std::setprecision(1) << " fct_mean_us=" << mean << " fct_p50_us=" << pct(0.5)
+              << " fct_p99_us=" << pct(0.99) << " pfc_frames=" << pfcFrames << std::endl;
+    Simulator::Destroy();
+    return fcts.size() == flows.size() ? 0 : 1;
+}

@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Run every benchmark scenario in its own process and print one table.
+
+Usage: benchmarks/run-benchmarks.py [--build build] [--record]
+
+Each scenario's result figures (completed flows, FCT mean/p50/p99, pause frames) are compared
+with the ones recorded in benchmarks/recorded-results.json: a performance change must not
+move them, and the script says so when it does. --record stores the current figures.
+Speed is measured here, never asserted in a test.
+"""
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+
+SCENARIOS = ["incast", "leafspine16"]
+RESULT_KEYS = ["completed", "fct_mean_us", "fct_p50_us", "fct_p99_us", "pfc_frames"]
+HERE = os.path.dirname(os.path.abspath(__file__))
+RECORD = os.path.join(HERE, "recorded-results.json")
+
+
+def run(exe, scenario):
+    out = subprocess.run([exe, f"--scenario={scenario}"], check=True, capture_output=True,
+                         text=True).stdout
+    line = [l for l in out.splitlines() if l.startswith("scenario=")][-1]
+    return dict(kv.split("=", 1) for kv in line.split())
+
+
+def machine():
+    cpu = "unknown CPU"
+    try:
+        with open("/proc/cpuinfo") as f:
+            for l in f:
+                if l.startswith("model name"):
+                    cpu = l.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return f"{cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--build", default=os.path.join(HERE, "..", "build"))
+    ap.add_argument("--record", action="store_true", help="store the result figures")
+    args = ap.parse_args()
+    exe = os.path.join(args.build, "benchmarks", "rdma-bench")
+    if not os.path.exists(exe):
+        sys.exit(f"{exe} not found: run 'make build' first")
+
+    print(f"machine: {machine()}")
+    cols = ["scenario", "hosts", "flows", "wall_s", "user_s", "peak_rss_mb", "events",
+            "events_per_s", "packet_hops_per_s", "sim_s_per_wall_s", "fct_mean_us",
+            "fct_p50_us", "fct_p99_us", "pfc_frames"]
+    print(" | ".join(cols))
+    results = {}
+    for s in SCENARIOS:
+        r = run(exe, s)
+        results[s] = r
+        print(" | ".join(r.get(c, "") for c in cols), flush=True)
+
+    recorded = {}
+    if os.path.exists(RECORD):
+        with open(RECORD) as f:
+            recorded = json.load(f)
+    moved = False
+    for s, r in results.items():
+        old = recorded.get(s)
+        if not old:
+            print(f"{s}: no recorded result figures yet")
+            continue
+        diffs = [f"{k} {old[k]} -> {r[k]}" for k in RESULT_KEYS if str(old.get(k)) != r.get(k)]
+        if diffs:
+            moved = True
+            print(f"{s}: RESULT FIGURES MOVED: " + "; ".join(diffs))
+        else:
+            print(f"{s}: result figures unchanged")
+    if args.record:
+        with open(RECORD, "w") as f:
+            json.dump({s: {k: r[k] for k in RESULT_KEYS} for s, r in results.items()}, f,
+                      indent=2, sort_keys=True)
+            f.write("\n")
+        print(f"recorded in {RECORD}")
+    return 1 if moved and not args.record else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

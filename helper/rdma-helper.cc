@@ -1,0 +1,214 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "rdma-helper.h"
+
+#include "rdma-routing-helper.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+#include "ns3/pointer.h"
+#include "ns3/uinteger.h"
+#include "ns3/rdma-congestion-control.h"
+#include "ns3/rdma-loss-recovery.h"
+#include "ns3/rdma-net-device.h"
+#include "ns3/rdma-switch-mmu.h"
+
+#include <sstream>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RdmaHelper");
+
+RdmaHelper::RdmaHelper()
+    : m_network("10.0.0.0"),
+      m_mask("255.0.0.0")
+{
+    m_nicFactory.SetTypeId("ns3::RdmaNic");
+    m_qpFactory.SetTypeId("ns3::RdmaQueuePair");
+    m_switchFactory.SetTypeId("ns3::RdmaSwitch");
+    m_mmuFactory.SetTypeId("ns3::RdmaSwitchMmu");
+}
+
+TypeId
+RdmaHelper::CheckTypeId(const std::string& name, TypeId base, const char* what)
+{
+    TypeId tid;
+    if (TypeId::LookupByNameFailSafe(name, &tid) && tid.IsChildOf(base) && tid.HasConstructor())
+    {
+        return tid;
+    }
+    std::ostringstream valid;
+    for (uint16_t i = 0; i < TypeId::GetRegisteredN(); ++i)
+    {
+        TypeId t = TypeId::GetRegistered(i);
+        if (t != base && t.IsChildOf(base) && t.HasConstructor())
+        {
+            valid << (valid.tellp() > 0 ? ", " : "") << t.GetName();
+        }
+    }
+    NS_ABORT_MSG("unknown " << what << " TypeId '" << name << "'; valid: " << valid.str());
+    return tid;
+}
+
+void
+RdmaHelper::SetNicAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_nicFactory.Set(name, value);
+}
+
+void
+RdmaHelper::SetQueuePairAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_qpFactory.Set(name, value);
+}
+
+void
+RdmaHelper::SetSwitchAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_switchFactory.Set(name, value);
+}
+
+void
+RdmaHelper::SetMmuAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_mmuFactory.Set(name, value);
+}
+
+void
+RdmaHelper::SetBaseAddress(Ipv4Address network, Ipv4Mask mask)
+{
+    m_network = network.CombineMask(mask);
+    m_mask = mask;
+    m_nextHost = 1;
+}
+
+Ptr<RdmaNic>
+RdmaHelper::InstallHost(Ptr<Node> host)
+{
+    NS_ABORT_MSG_IF(host->GetObject<RdmaNic>(), "node " << host->GetId() << " already has an RdmaNic");
+    NS_ABORT_MSG_IF(host->GetObject<RdmaSwitch>(), "node " << host->GetId() << " is a switch");
+    Ptr<RdmaNetDevice> port;
+    for (uint32_t i = 0; i < host->GetNDevices(); ++i)
+    {
+        Ptr<RdmaNetDevice> d = DynamicCast<RdmaNetDevice>(host->GetDevice(i));
+        if (d)
+        {
+            NS_ABORT_MSG_IF(port,
+                            "host node " << host->GetId()
+                                         << " has more than one RdmaNetDevice; an RdmaNic "
+                                            "drives exactly one port");
+            port = d;
+        }
+    }
+    NS_ABORT_MSG_IF(!port,
+                    "host node " << host->GetId()
+                                 << " has no RdmaNetDevice; connect it with RdmaLinkHelper first");
+    const uint32_t hostBits = ~m_mask.Get();
+    NS_ABORT_MSG_IF(m_nextHost >= hostBits,
+                    "address space " << m_network << "/" << m_mask.GetPrefixLength()
+                                     << " exhausted after " << m_nextHost - 1 << " hosts");
+    Ptr<RdmaNic> nic = m_nicFactory.Create<RdmaNic>();
+    host->AggregateObject(nic);
+    nic->SetAddress(Ipv4Address(m_network.Get() | m_nextHost++));
+    nic->SetDevice(port);
+    if (m_ccSet)
+    {
+        nic->SetCongestionControl(m_ccFactory.Create<RdmaCongestionControl>());
+    }
+    if (m_lrSet)
+    {
+        nic->SetLossRecovery(m_lrFactory.Create<RdmaLossRecovery>());
+    }
+    nic->SetQueuePairFactory(m_qpFactory);
+    return nic;
+}
+
+void
+RdmaHelper::InstallHosts(NodeContainer hosts)
+{
+    for (auto it = hosts.Begin(); it != hosts.End(); ++it)
+    {
+        InstallHost(*it);
+    }
+}
+
+Ptr<RdmaSwitch>
+RdmaHelper::InstallSwitch(Ptr<Node> node)
+{
+    NS_ABORT_MSG_IF(node->GetObject<RdmaSwitch>(), "node " << node->GetId() << " already has an RdmaSwitch");
+    NS_ABORT_MSG_IF(node->GetObject<RdmaNic>(), "node " << node->GetId() << " is a host");
+    Ptr<RdmaSwitch> sw = m_switchFactory.Create<RdmaSwitch>();
+    sw->SetAttribute("Mmu", PointerValue(m_mmuFactory.Create<RdmaSwitchMmu>()));
+    node->AggregateObject(sw);
+    sw->SetNode(node);
+    for (uint32_t i = 0; i < node->GetNDevices(); ++i)
+    {
+        Ptr<RdmaNetDevice> d = DynamicCast<RdmaNetDevice>(node->GetDevice(i));
+        if (d)
+        {
+            sw->AddPort(d);
+        }
+    }
+    NS_ABORT_MSG_IF(sw->GetNPorts() == 0,
+                    "switch node " << node->GetId() << " has no RdmaNetDevice ports");
+    return sw;
+}
+
+void
+RdmaHelper::InstallSwitches(NodeContainer switches)
+{
+    for (auto it = switches.Begin(); it != switches.End(); ++it)
+    {
+        InstallSwitch(*it);
+    }
+}
+
+Ptr<RdmaNic>
+RdmaHelper::GetNic(Ptr<Node> node)
+{
+    Ptr<RdmaNic> nic = node->GetObject<RdmaNic>();
+    NS_ABORT_MSG_IF(!nic,
+                    "node " << node->GetId() << " has no RdmaNic; install it with RdmaHelper::InstallHost");
+    return nic;
+}
+
+std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>>
+RdmaHelper::Connect(Ptr<Node> requester, Ptr<Node> responder)
+{
+    Ptr<RdmaNic> a = GetNic(requester);
+    Ptr<RdmaNic> b = GetNic(responder);
+    NS_ABORT_MSG_IF(requester == responder,
+                    "Connect: requester and responder are the same node " << requester->GetId());
+    NS_ABORT_MSG_IF(!RdmaRoutingHelper::IsReachable(requester, responder),
+                    "host " << b->GetAddress() << " (node " << responder->GetId()
+                            << ") is unreachable from host " << a->GetAddress() << " (node "
+                            << requester->GetId() << "): no path through RdmaSwitch nodes");
+    Ptr<RdmaQueuePair> qa = a->CreateQueuePair();
+    Ptr<RdmaQueuePair> qb = b->CreateQueuePair();
+    // Both ends start from the same PSN, as exchanged out of band in verbs.
+    UintegerValue psn;
+    qa->GetAttribute("InitialPsn", psn);
+    qb->SetAttribute("InitialPsn", psn);
+    qa->Connect(b->GetAddress(), qb->GetQpn());
+    qb->Connect(a->GetAddress(), qa->GetQpn());
+    return {qa, qb};
+}
+
+int64_t
+RdmaHelper::AssignStreams(NodeContainer nodes, int64_t stream)
+{
+    int64_t current = stream;
+    for (auto it = nodes.Begin(); it != nodes.End(); ++it)
+    {
+        Ptr<RdmaSwitch> sw = (*it)->GetObject<RdmaSwitch>();
+        if (sw)
+        {
+            current += sw->AssignStreams(current);
+        }
+    }
+    return current - stream;
+}
+
+} // namespace ns3

@@ -1,0 +1,179 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef RDMA_HELPER_H
+#define RDMA_HELPER_H
+
+#include "ns3/ipv4-address.h"
+#include "ns3/node-container.h"
+#include "ns3/object-factory.h"
+#include "ns3/rdma-nic.h"
+#include "ns3/rdma-queue-pair.h"
+#include "ns3/rdma-switch.h"
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup rdma
+ * \brief Installs RoCEv2 NICs on hosts and shared-buffer switches on switch nodes, and
+ * connects queue pairs.
+ *
+ * Typical use, after the links exist (RdmaLinkHelper):
+ * \code
+ *   RdmaHelper rdma;
+ *   rdma.SetCongestionControl("ns3::RdmaFixedRateCongestionControl");
+ *   rdma.SetSwitchAttribute("EcnKmin", UintegerValue(5000));
+ *   rdma.InstallHosts(hosts);
+ *   rdma.InstallSwitches(switches);
+ *   RdmaRoutingHelper::PopulateRoutingTables();
+ *   auto [sender, receiver] = rdma.Connect(hosts.Get(1), hosts.Get(0));
+ *   sender->PostSend(RdmaWorkRequest{RdmaWorkRequest::WRITE, 1, 1000000});
+ * \endcode
+ * Each part has its own factory (like the nr module's helpers): NIC, switch, switch MMU,
+ * congestion control and loss recovery, each chosen by TypeId and configured by
+ * attributes. Hosts get consecutive addresses from SetBaseAddress (10.0.0.1 up).
+ */
+class RdmaHelper
+{
+  public:
+    RdmaHelper();
+
+    /**
+     * Set an attribute of every NIC installed from now on.
+     * \param name attribute of ns3::RdmaNic
+     * \param value its value
+     */
+    void SetNicAttribute(const std::string& name, const AttributeValue& value);
+    /**
+     * Set an attribute of every queue pair created from now on.
+     * \param name attribute of ns3::RdmaQueuePair
+     * \param value its value
+     */
+    void SetQueuePairAttribute(const std::string& name, const AttributeValue& value);
+    /**
+     * Set an attribute of every switch installed from now on.
+     * \param name attribute of ns3::RdmaSwitch
+     * \param value its value
+     */
+    void SetSwitchAttribute(const std::string& name, const AttributeValue& value);
+    /**
+     * Set an attribute of every switch MMU installed from now on.
+     * \param name attribute of ns3::RdmaSwitchMmu
+     * \param value its value
+     */
+    void SetMmuAttribute(const std::string& name, const AttributeValue& value);
+
+    /**
+     * Choose the congestion control of NICs installed from now on.
+     * \param typeId a subclass of ns3::RdmaCongestionControl
+     * \param args attribute name/value pairs for it
+     */
+    template <typename... Args>
+    void SetCongestionControl(const std::string& typeId, Args&&... args);
+
+    /**
+     * Choose the loss recovery of NICs installed from now on.
+     * \param typeId a subclass of ns3::RdmaLossRecovery
+     * \param args attribute name/value pairs for it
+     */
+    template <typename... Args>
+    void SetLossRecovery(const std::string& typeId, Args&&... args);
+
+    /**
+     * Addresses of hosts installed from now on: network | 1, network | 2, ...
+     * \param network the network address
+     * \param mask its mask
+     */
+    void SetBaseAddress(Ipv4Address network, Ipv4Mask mask);
+
+    /**
+     * Install a NIC on a host whose single RdmaNetDevice already exists.
+     * \param host the host node
+     * \return the NIC
+     */
+    Ptr<RdmaNic> InstallHost(Ptr<Node> host);
+    /**
+     * \param hosts host nodes
+     */
+    void InstallHosts(NodeContainer hosts);
+    /**
+     * Install a switch on a node; every RdmaNetDevice of the node becomes a port.
+     * \param node the switch node
+     * \return the switch
+     */
+    Ptr<RdmaSwitch> InstallSwitch(Ptr<Node> node);
+    /**
+     * \param switches switch nodes
+     */
+    void InstallSwitches(NodeContainer switches);
+
+    /**
+     * Create a queue pair on each host and connect them (verbs: create, exchange QPN and
+     * PSN, modify to RTS). Stops with an error if no path of switches joins the hosts.
+     * \param requester the host that posts work requests
+     * \param responder the remote host
+     * \return the requester's and the responder's queue pair
+     */
+    std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>> Connect(Ptr<Node> requester,
+                                                              Ptr<Node> responder);
+
+    /**
+     * Use fixed random-variable streams in the switches (ECN marking) for reproducibility.
+     * \param nodes nodes whose switches take streams
+     * \param stream first stream number
+     * \return number of streams used
+     */
+    int64_t AssignStreams(NodeContainer nodes, int64_t stream);
+
+    /**
+     * \param node a host
+     * \return its NIC (stops with an error if it has none)
+     */
+    static Ptr<RdmaNic> GetNic(Ptr<Node> node);
+
+  private:
+    /// Resolve a TypeId name, stopping with the list of valid choices if it is unknown.
+    static TypeId CheckTypeId(const std::string& name, TypeId base, const char* what);
+
+    ObjectFactory m_nicFactory;
+    ObjectFactory m_qpFactory;
+    ObjectFactory m_switchFactory;
+    ObjectFactory m_mmuFactory;
+    ObjectFactory m_ccFactory;
+    ObjectFactory m_lrFactory;
+    bool m_ccSet{false};
+    bool m_lrSet{false};
+    Ipv4Address m_network;
+    Ipv4Mask m_mask;
+    uint32_t m_nextHost{1};
+};
+
+template <typename... Args>
+void
+RdmaHelper::SetCongestionControl(const std::string& typeId, Args&&... args)
+{
+    m_ccFactory.SetTypeId(
+        CheckTypeId(typeId, TypeId::LookupByName("ns3::RdmaCongestionControl"), "congestion control"));
+    m_ccFactory.Set(std::forward<Args>(args)...);
+    m_ccSet = true;
+}
+
+template <typename... Args>
+void
+RdmaHelper::SetLossRecovery(const std::string& typeId, Args&&... args)
+{
+    m_lrFactory.SetTypeId(
+        CheckTypeId(typeId, TypeId::LookupByName("ns3::RdmaLossRecovery"), "loss recovery"));
+    m_lrFactory.Set(std::forward<Args>(args)...);
+    m_lrSet = true;
+}
+
+} // namespace ns3
+
+#endif /* RDMA_HELPER_H */

@@ -1,0 +1,89 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef RDMA_CHANNEL_H
+#define RDMA_CHANNEL_H
+
+#include "ns3/channel.h"
+#include "ns3/nstime.h"
+#include "ns3/packet.h"
+#include "ns3/traced-callback.h"
+
+namespace ns3
+{
+
+class RdmaNetDevice;
+
+/**
+ * \ingroup rdma
+ * \brief A full-duplex point-to-point Ethernet cable between two RdmaNetDevices.
+ *
+ * Modelled on ns-3's PointToPointChannel: two devices, a Delay attribute (propagation)
+ * and a virtual TransmitStart, so that a distributed (MPI) subclass can carry frames
+ * between ranks. The peer receives the frame when its last bit arrives
+ * (txTime + Delay), in the peer node's context.
+ */
+class RdmaChannel : public Channel
+{
+  public:
+    /**
+     * \brief Get the TypeId
+     * \return the TypeId for this class
+     */
+    static TypeId GetTypeId();
+
+    /**
+     * TracedCallback signature of TxRxRdma.
+     * \param frame the frame, Ethernet header included
+     * \param src the sending device
+     * \param dst the receiving device
+     * \param txTime serialization time
+     * \param rxTime serialization time plus propagation delay
+     */
+    typedef void (*TxRxTracedCallback)(Ptr<const Packet> frame,
+                                       Ptr<NetDevice> src,
+                                       Ptr<NetDevice> dst,
+                                       Time txTime,
+                                       Time rxTime);
+
+    RdmaChannel();
+
+    /**
+     * Attach a device; a channel holds exactly two.
+     * \param device the device
+     */
+    void Attach(Ptr<RdmaNetDevice> device);
+
+    /**
+     * Start carrying a frame from src to the other device.
+     * \param frame the frame, Ethernet header included
+     * \param src the sending device
+     * \param txTime the frame's serialization time at the sender
+     * \return true if the frame was handed to the peer
+     */
+    virtual bool TransmitStart(Ptr<const Packet> frame, Ptr<RdmaNetDevice> src, Time txTime);
+
+    /// \return the propagation delay
+    Time GetDelay() const;
+
+    /**
+     * \param device one end of the cable
+     * \return the other end
+     */
+    Ptr<RdmaNetDevice> GetPeer(Ptr<const RdmaNetDevice> device) const;
+
+    // Channel API
+    std::size_t GetNDevices() const override;
+    Ptr<NetDevice> GetDevice(std::size_t i) const override;
+
+  private:
+    Time m_delay;
+    Ptr<RdmaNetDevice> m_devices[2];
+    std::size_t m_nDevices{0};
+    /// Fired when a frame leaves the sender: packet, src, dst, txTime, txTime+delay.
+    TracedCallback<Ptr<const Packet>, Ptr<NetDevice>, Ptr<NetDevice>, Time, Time> m_txrxTrace;
+};
+
+} // namespace ns3
+
+#endif /* RDMA_CHANNEL_H */

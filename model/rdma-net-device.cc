@@ -1,0 +1,777 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "rdma-net-device.h"
+
+#include "pfc-pause-header.h"
+#include "rdma-channel.h"
+
+#include "ns3/abort.h"
+#include "ns3/enum.h"
+#include "ns3/error-model.h"
+#include "ns3/ethernet-header.h"
+#include "ns3/ipv4-header.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/pointer.h"
+#include "ns3/simulator.h"
+#include "ns3/trace-source-accessor.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RdmaNetDevice");
+
+NS_OBJECT_ENSURE_REGISTERED(RdmaNetDevice);
+
+TypeId
+RdmaNetDevice::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::RdmaNetDevice")
+            .SetParent<NetDevice>()
+            .SetGroupName("Rdma")
+            .AddConstructor<RdmaNetDevice>()
+            .AddAttribute("DataRate",
+                          "Line rate of the port",
+                          DataRateValue(DataRate("100Gbps")),
+                          MakeDataRateAccessor(&RdmaNetDevice::m_dataRate),
+                          MakeDataRateChecker())
+            .AddAttribute("Mtu",
+                          "The MAC-level Maximum Transmission Unit: the largest IPv4 packet a "
+                          "frame carries (9000: jumbo frames, needed for RoCE MTU 4096)",
+                          UintegerValue(9000),
+                          MakeUintegerAccessor(&RdmaNetDevice::SetMtu, &RdmaNetDevice::GetMtu),
+                          MakeUintegerChecker<uint16_t>())
+            .AddAttribute("Address",
+                          "The MAC address of this device",
+                          Mac48AddressValue(Mac48Address("ff:ff:ff:ff:ff:ff")),
+                          MakeMac48AddressAccessor(&RdmaNetDevice::m_address),
+                          MakeMac48AddressChecker())
+            .AddAttribute("SchedulingPolicy",
+                          "How the port chooses among non-empty, unpaused class queues",
+                          EnumValue(RdmaNetDevice::STRICT_PRIORITY),
+                          MakeEnumAccessor(&RdmaNetDevice::m_policy),
+                          MakeEnumChecker(RdmaNetDevice::STRICT_PRIORITY,
+                                          "StrictPriority",
+                                          RdmaNetDevice::ROUND_ROBIN,
+                                          "RoundRobin"))
+            .AddAttribute("ReceiveErrorModel",
+                          "The receiver error model used to simulate frame loss",
+                          PointerValue(),
+                          MakePointerAccessor(&RdmaNetDevice::m_receiveErrorModel),
+                          MakePointerChecker<ErrorModel>())
+            .AddTraceSource("MacTx",
+                            "An IPv4 packet was accepted into a class queue or pulled from the "
+                            "pull source for transmission",
+                            MakeTraceSourceAccessor(&RdmaNetDevice::m_macTxTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("MacRx",
+                            "An IPv4 packet was received and is delivered up the stack "
+                            "(Ethernet header removed)",
+                            MakeTraceSourceAccessor(&RdmaNetDevice::m_macRxTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PhyTxBegin",
+                            "A frame (Ethernet header included) began serialization",
+                            MakeTraceSourceAccessor(&RdmaNetDevice::m_phyTxBeginTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PhyTxEnd",
+                            "A frame finished serialization (inter-frame gap included)",
+                            MakeTraceSourceAccessor(&RdmaNetDevice::m_phyTxEndTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PhyRxEnd",
+                            "A frame was completely received",
+                            MakeTraceSourceAccessor(&RdmaNetDevice::m_phyRxEndTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PhyRxDrop",
+                            "A received frame was dropped (error model, malformed MAC control "
+                            "frame or unsupported EtherType)",
+                            MakeTraceSourceAccessor(&RdmaNetDevice::m_phyRxDropTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("Sniffer",
+                            "A complete frame (Ethernet header included) at transmission start "
+                            "and at reception",
+                            MakeTraceSourceAccessor(&RdmaNetDevice::m_snifferTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PromiscSniffer",
+                            "A complete frame (Ethernet header included) at transmission start "
+                            "and at reception; pcap tracing (DLT_EN10MB) hooks here",
+                            MakeTraceSourceAccessor(&RdmaNetDevice::m_promiscSnifferTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PfcTx",
+                            "A PFC frame was queued for transmission; fired once per class "
+                            "whose enable bit is set",
+                            MakeTraceSourceAccessor(&RdmaNetDevice::m_pfcTxTrace),
+                            "ns3::RdmaNetDevice::PfcTracedCallback")
+            .AddTraceSource("PfcRx",
+                            "A PFC frame was received; fired once per class whose enable bit "
+                            "is set",
+                            MakeTraceSourceAccessor(&RdmaNetDevice::m_pfcRxTrace),
+                            "ns3::RdmaNetDevice::PfcTracedCallback");
+    return tid;
+}
+
+RdmaNetDevice::RdmaNetDevice()
+    : m_mtu(9000),
+      m_policy(STRICT_PRIORITY)
+{
+    NS_LOG_FUNCTION(this);
+}
+
+RdmaNetDevice::~RdmaNetDevice()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+RdmaNetDevice::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    m_wakeUpEvent.Cancel();
+    m_node = nullptr;
+    m_channel = nullptr;
+    m_receiveErrorModel = nullptr;
+    m_currentFrame = nullptr;
+    m_controlQueue.clear();
+    for (uint32_t cls = 0; cls < NUM_CLASSES; ++cls)
+    {
+        m_queues[cls].clear();
+        m_queueBytes[cls] = 0;
+    }
+    m_txPull = TxPullCallback();
+    m_dequeueCallback = DequeueCallback();
+    m_rxCallback = NetDevice::ReceiveCallback();
+    m_promiscRxCallback = NetDevice::PromiscReceiveCallback();
+    NetDevice::DoDispose();
+}
+
+bool
+RdmaNetDevice::Attach(Ptr<RdmaChannel> channel)
+{
+    NS_LOG_FUNCTION(this << channel);
+    NS_ABORT_MSG_IF(!channel, "RdmaNetDevice::Attach: null channel");
+    NS_ABORT_MSG_IF(m_channel,
+                    "RdmaNetDevice::Attach: device " << m_address
+                                                     << " is already attached to a channel");
+    m_channel = channel;
+    m_channel->Attach(this);
+    m_linkChangeCallbacks();
+    return true;
+}
+
+void
+RdmaNetDevice::Enqueue(Ptr<Packet> packet, uint8_t cls)
+{
+    NS_LOG_FUNCTION(this << packet << +cls);
+    NS_ABORT_MSG_IF(cls >= NUM_CLASSES,
+                    "RdmaNetDevice::Enqueue: traffic class " << +cls
+                                                             << " is invalid; valid classes are "
+                                                                "0.."
+                                                             << NUM_CLASSES - 1);
+    NS_ABORT_MSG_IF(packet->GetSize() > m_mtu,
+                    "RdmaNetDevice::Enqueue: packet of "
+                        << packet->GetSize() << " bytes exceeds the MTU of " << m_mtu << " bytes");
+    m_queues[cls].push_back(packet);
+    m_queueBytes[cls] += packet->GetSize();
+    m_macTxTrace(packet);
+    TryTransmit();
+}
+
+void
+RdmaNetDevice::SendPfc(uint8_t classEnableVector, const std::array<uint16_t, NUM_CLASSES>& quanta)
+{
+    NS_LOG_FUNCTION(this << +classEnableVector);
+    PfcPauseHeader pfc;
+    pfc.SetClassEnableVector(classEnableVector);
+    for (uint8_t cls = 0; cls < NUM_CLASSES; ++cls)
+    {
+        if (classEnableVector & (1U << cls))
+        {
+            pfc.SetQuanta(cls, quanta[cls]);
+        }
+    }
+    Ptr<Packet> frame = Create<Packet>();
+    frame->AddHeader(pfc);
+    AddEthernetHeader(frame, ETHERTYPE_MAC_CONTROL);
+    m_controlQueue.push_back(frame);
+    ++m_pfcSent;
+    for (uint8_t cls = 0; cls < NUM_CLASSES; ++cls)
+    {
+        if (classEnableVector & (1U << cls))
+        {
+            m_pfcTxTrace(cls, quanta[cls]);
+        }
+    }
+    TryTransmit();
+}
+
+void
+RdmaNetDevice::TriggerTransmit()
+{
+    NS_LOG_FUNCTION(this);
+    TryTransmit();
+}
+
+void
+RdmaNetDevice::SetTxPullCallback(TxPullCallback cb)
+{
+    m_txPull = cb;
+}
+
+void
+RdmaNetDevice::SetDequeueCallback(DequeueCallback cb)
+{
+    m_dequeueCallback = cb;
+}
+
+bool
+RdmaNetDevice::IsClassPaused(uint8_t cls) const
+{
+    NS_ABORT_MSG_IF(cls >= NUM_CLASSES,
+                    "RdmaNetDevice::IsClassPaused: traffic class "
+                        << +cls << " is invalid; valid classes are 0.." << NUM_CLASSES - 1);
+    return m_pausedUntil[cls] > Simulator::Now();
+}
+
+uint8_t
+RdmaNetDevice::GetPausedMask() const
+{
+    const Time now = Simulator::Now();
+    uint8_t mask = 0;
+    for (uint32_t cls = 0; cls < NUM_CLASSES; ++cls)
+    {
+        if (m_pausedUntil[cls] > now)
+        {
+            mask |= static_cast<uint8_t>(1U << cls);
+        }
+    }
+    return mask;
+}
+
+bool
+RdmaNetDevice::IsBusy() const
+{
+    return m_busy;
+}
+
+uint32_t
+RdmaNetDevice::GetQueueBytes(uint8_t cls) const
+{
+    NS_ABORT_MSG_IF(cls >= NUM_CLASSES,
+                    "RdmaNetDevice::GetQueueBytes: traffic class "
+                        << +cls << " is invalid; valid classes are 0.." << NUM_CLASSES - 1);
+    return m_queueBytes[cls];
+}
+
+uint32_t
+RdmaNetDevice::GetQueuePackets(uint8_t cls) const
+{
+    NS_ABORT_MSG_IF(cls >= NUM_CLASSES,
+                    "RdmaNetDevice::GetQueuePackets: traffic class "
+                        << +cls << " is invalid; valid classes are 0.." << NUM_CLASSES - 1);
+    return static_cast<uint32_t>(m_queues[cls].size());
+}
+
+DataRate
+RdmaNetDevice::GetDataRate() const
+{
+    return m_dataRate;
+}
+
+uint32_t
+RdmaNetDevice::WireBytes(uint32_t frameBytes)
+{
+    return std::max(frameBytes + FCS_BYTES, MIN_FRAME_BYTES) + PREAMBLE_SFD_BYTES + IFG_BYTES;
+}
+
+Time
+RdmaNetDevice::GetWireTime(uint32_t frameBytes) const
+{
+    return m_dataRate.CalculateBytesTxTime(WireBytes(frameBytes));
+}
+
+Time
+RdmaNetDevice::SerializationTime(uint32_t wireBytes)
+{
+    // Exact rational arithmetic in simulator time steps, carrying the remainder to the
+    // next frame: the long-run rate is exact at any Time resolution (at the default 1 ns
+    // a 100 Gb/s frame of 88.48 ns would otherwise be cut to 88 ns, 0.5 % too fast).
+    static const unsigned __int128 stepsPerSecond =
+        static_cast<unsigned __int128>(Seconds(1).GetTimeStep());
+    const uint64_t bitRate = m_dataRate.GetBitRate();
+    const unsigned __int128 numerator =
+        static_cast<unsigned __int128>(wireBytes) * 8 * stepsPerSecond + m_txTimeCarry;
+    m_txTimeCarry = static_cast<uint64_t>(numerator % bitRate);
+    return TimeStep(static_cast<uint64_t>(numerator / bitRate));
+}
+
+Time
+RdmaNetDevice::GetQuantumTime() const
+{
+    return m_dataRate.CalculateBitsTxTime(512);
+}
+
+uint32_t
+RdmaNetDevice::PickClass(uint8_t pausedMask)
+{
+    if (m_policy == STRICT_PRIORITY)
+    {
+        for (uint32_t i = NUM_CLASSES; i-- > 0;)
+        {
+            if (!m_queues[i].empty() && !(pausedMask & (1U << i)))
+            {
+                return i;
+            }
+        }
+        return NUM_CLASSES;
+    }
+    for (uint32_t k = 0; k < NUM_CLASSES; ++k)
+    {
+        uint32_t i = (m_rrNext + k) % NUM_CLASSES;
+        if (!m_queues[i].empty() && !(pausedMask & (1U << i)))
+        {
+            m_rrNext = (i + 1) % NUM_CLASSES;
+            return i;
+        }
+    }
+    return NUM_CLASSES;
+}
+
+void
+RdmaNetDevice::TryTransmit()
+{
+    NS_LOG_FUNCTION(this);
+    if (m_busy || !m_channel)
+    {
+        return;
+    }
+    if (!m_controlQueue.empty())
+    {
+        Ptr<Packet> frame = m_controlQueue.front();
+        m_controlQueue.pop_front();
+        StartTransmission(frame);
+        return;
+    }
+    const uint8_t paused = GetPausedMask();
+    const uint32_t cls = PickClass(paused);
+    if (cls < NUM_CLASSES)
+    {
+        Ptr<Packet> packet = m_queues[cls].front();
+        m_queues[cls].pop_front();
+        m_queueBytes[cls] -= packet->GetSize();
+        if (!m_dequeueCallback.IsNull())
+        {
+            m_dequeueCallback(this, packet, static_cast<uint8_t>(cls));
+        }
+        AddEthernetHeader(packet, ETHERTYPE_IPV4);
+        StartTransmission(packet);
+        return;
+    }
+    if (!m_txPull.IsNull())
+    {
+        uint8_t pulledCls = NUM_CLASSES;
+        Ptr<Packet> packet = m_txPull(paused, &pulledCls);
+        if (packet)
+        {
+            NS_ABORT_MSG_IF(pulledCls >= NUM_CLASSES,
+                            "RdmaNetDevice: the pull source returned traffic class "
+                                << +pulledCls << "; valid classes are 0.." << NUM_CLASSES - 1);
+            NS_ABORT_MSG_IF(paused & (1U << pulledCls),
+                            "RdmaNetDevice: the pull source returned a packet of class "
+                                << +pulledCls << ", which is paused (paused mask 0x" << std::hex
+                                << +paused << std::dec << ")");
+            NS_ABORT_MSG_IF(packet->GetSize() > m_mtu,
+                            "RdmaNetDevice: pulled packet of "
+                                << packet->GetSize() << " bytes exceeds the MTU of " << m_mtu
+                                << " bytes");
+            m_macTxTrace(packet);
+            AddEthernetHeader(packet, ETHERTYPE_IPV4);
+            StartTransmission(packet);
+            return;
+        }
+    }
+    ScheduleWakeUp();
+}
+
+void
+RdmaNetDevice::StartTransmission(Ptr<Packet> frame)
+{
+    NS_LOG_FUNCTION(this << frame);
+    NS_ASSERT_MSG(!m_busy, "RdmaNetDevice: transmission started while busy");
+    m_busy = true;
+    m_currentFrame = frame;
+    const uint32_t wireBytes = WireBytes(frame->GetSize());
+    const Time wireTime = SerializationTime(wireBytes);
+    ++m_txFrames;
+    m_txWireBytes += wireBytes;
+    m_phyTxBeginTrace(frame);
+    m_snifferTrace(frame);
+    m_promiscSnifferTrace(frame);
+    m_channel->TransmitStart(frame, this, wireTime);
+    Simulator::Schedule(wireTime, &RdmaNetDevice::TransmitComplete, this);
+}
+
+void
+RdmaNetDevice::TransmitComplete()
+{
+    NS_LOG_FUNCTION(this);
+    NS_ASSERT_MSG(m_busy, "RdmaNetDevice: transmission completed while idle");
+    m_busy = false;
+    Ptr<Packet> frame = m_currentFrame;
+    m_currentFrame = nullptr;
+    m_phyTxEndTrace(frame);
+    TryTransmit();
+}
+
+void
+RdmaNetDevice::PauseExpired()
+{
+    NS_LOG_FUNCTION(this);
+    TryTransmit();
+}
+
+void
+RdmaNetDevice::ScheduleWakeUp()
+{
+    NS_LOG_FUNCTION(this);
+    m_wakeUpEvent.Cancel();
+    if (m_busy)
+    {
+        return; // TransmitComplete re-evaluates
+    }
+    const Time now = Simulator::Now();
+    // Classes with work: non-empty queues; with a pull source, any class may have work there.
+    const bool anyClass = !m_txPull.IsNull();
+    bool found = false;
+    Time earliest;
+    for (uint32_t cls = 0; cls < NUM_CLASSES; ++cls)
+    {
+        if (m_pausedUntil[cls] > now && (anyClass || !m_queues[cls].empty()) &&
+            (!found || m_pausedUntil[cls] < earliest))
+        {
+            earliest = m_pausedUntil[cls];
+            found = true;
+        }
+    }
+    if (found)
+    {
+        m_wakeUpEvent = Simulator::Schedule(earliest - now, &RdmaNetDevice::PauseExpired, this);
+    }
+}
+
+void
+RdmaNetDevice::Receive(Ptr<Packet> frame)
+{
+    NS_LOG_FUNCTION(this << frame);
+    if (m_receiveErrorModel && m_receiveErrorModel->IsCorrupt(frame))
+    {
+        NS_LOG_LOGIC("frame " << frame->GetUid() << " corrupted by the error model");
+        ++m_rxDrops;
+        m_phyRxDropTrace(frame);
+        return;
+    }
+    m_phyRxEndTrace(frame);
+    m_snifferTrace(frame);
+    m_promiscSnifferTrace(frame);
+
+    EthernetHeader eth(false);
+    frame->PeekHeader(eth);
+    const uint16_t etherType = eth.GetLengthType();
+    if (etherType == ETHERTYPE_MAC_CONTROL)
+    {
+        ReceivePfc(frame);
+        return;
+    }
+    if (etherType != ETHERTYPE_IPV4)
+    {
+        NS_LOG_LOGIC("dropping frame with unsupported EtherType 0x" << std::hex << etherType);
+        ++m_rxDrops;
+        m_phyRxDropTrace(frame);
+        return;
+    }
+    frame->RemoveHeader(eth);
+    m_macRxTrace(frame);
+    if (!m_promiscRxCallback.IsNull())
+    {
+        m_promiscRxCallback(this,
+                            frame,
+                            ETHERTYPE_IPV4,
+                            eth.GetSource(),
+                            eth.GetDestination(),
+                            NetDevice::PACKET_HOST);
+    }
+    if (!m_rxCallback.IsNull())
+    {
+        m_rxCallback(this, frame, ETHERTYPE_IPV4, eth.GetSource());
+    }
+}
+
+void
+RdmaNetDevice::ReceivePfc(Ptr<Packet> frame)
+{
+    NS_LOG_FUNCTION(this << frame);
+    EthernetHeader eth(false);
+    frame->RemoveHeader(eth);
+    PfcPauseHeader pfc;
+    if (frame->GetSize() < PfcPauseHeader::SIZE)
+    {
+        frame->AddHeader(eth);
+        NS_LOG_LOGIC("dropping truncated MAC control frame");
+        ++m_rxDrops;
+        m_phyRxDropTrace(frame);
+        return;
+    }
+    frame->PeekHeader(pfc);
+    if (!pfc.IsPfc())
+    {
+        frame->AddHeader(eth);
+        NS_LOG_LOGIC("dropping MAC control frame with opcode 0x" << std::hex << pfc.GetOpcode());
+        ++m_rxDrops;
+        m_phyRxDropTrace(frame);
+        return;
+    }
+    ++m_pfcReceived;
+    const Time now = Simulator::Now();
+    for (uint8_t cls = 0; cls < NUM_CLASSES; ++cls)
+    {
+        if (pfc.IsClassEnabled(cls))
+        {
+            const uint16_t quanta = pfc.GetQuanta(cls);
+            m_pausedUntil[cls] = quanta == 0 ? now : now + m_dataRate.CalculateBitsTxTime(512u * quanta);
+            NS_LOG_LOGIC("class " << +cls << " paused for " << quanta << " quanta, until "
+                                  << m_pausedUntil[cls].As(Time::US));
+            m_pfcRxTrace(cls, quanta);
+        }
+    }
+    if (m_busy)
+    {
+        m_wakeUpEvent.Cancel(); // TransmitComplete re-evaluates
+    }
+    else
+    {
+        TryTransmit();
+    }
+}
+
+void
+RdmaNetDevice::AddEthernetHeader(Ptr<Packet> packet, uint16_t etherType) const
+{
+    EthernetHeader eth(false);
+    eth.SetSource(m_address);
+    eth.SetDestination(etherType == ETHERTYPE_MAC_CONTROL ? PfcPauseHeader::GetMulticastAddress()
+                                                          : GetPeerAddress());
+    eth.SetLengthType(etherType);
+    packet->AddHeader(eth);
+}
+
+Mac48Address
+RdmaNetDevice::GetPeerAddress() const
+{
+    NS_ABORT_MSG_IF(!m_channel || m_channel->GetNDevices() < 2,
+                    "RdmaNetDevice " << m_address << ": the link has no peer device");
+    return m_channel->GetPeer(this)->m_address;
+}
+
+uint64_t
+RdmaNetDevice::GetPfcFramesSent() const
+{
+    return m_pfcSent;
+}
+
+uint64_t
+RdmaNetDevice::GetPfcFramesReceived() const
+{
+    return m_pfcReceived;
+}
+
+uint64_t
+RdmaNetDevice::GetRxDropCount() const
+{
+    return m_rxDrops;
+}
+
+uint64_t
+RdmaNetDevice::GetTxFrames() const
+{
+    return m_txFrames;
+}
+
+uint64_t
+RdmaNetDevice::GetTxWireBytes() const
+{
+    return m_txWireBytes;
+}
+
+Ptr<RdmaChannel>
+RdmaNetDevice::GetRdmaChannel() const
+{
+    return m_channel;
+}
+
+void
+RdmaNetDevice::SetIfIndex(const uint32_t index)
+{
+    m_ifIndex = index;
+}
+
+uint32_t
+RdmaNetDevice::GetIfIndex() const
+{
+    return m_ifIndex;
+}
+
+Ptr<Channel>
+RdmaNetDevice::GetChannel() const
+{
+    return m_channel;
+}
+
+void
+RdmaNetDevice::SetAddress(Address address)
+{
+    NS_LOG_FUNCTION(this << address);
+    m_address = Mac48Address::ConvertFrom(address);
+}
+
+Address
+RdmaNetDevice::GetAddress() const
+{
+    return m_address;
+}
+
+bool
+RdmaNetDevice::SetMtu(const uint16_t mtu)
+{
+    NS_LOG_FUNCTION(this << mtu);
+    m_mtu = mtu;
+    return true;
+}
+
+uint16_t
+RdmaNetDevice::GetMtu() const
+{
+    return m_mtu;
+}
+
+bool
+RdmaNetDevice::IsLinkUp() const
+{
+    return m_channel != nullptr;
+}
+
+void
+RdmaNetDevice::AddLinkChangeCallback(Callback<void> callback)
+{
+    m_linkChangeCallbacks.ConnectWithoutContext(callback);
+}
+
+bool
+RdmaNetDevice::IsBroadcast() const
+{
+    return true;
+}
+
+Address
+RdmaNetDevice::GetBroadcast() const
+{
+    return Mac48Address("ff:ff:ff:ff:ff:ff");
+}
+
+bool
+RdmaNetDevice::IsMulticast() const
+{
+    return true;
+}
+
+Address
+RdmaNetDevice::GetMulticast(Ipv4Address multicastGroup) const
+{
+    return Mac48Address::GetMulticast(multicastGroup);
+}
+
+Address
+RdmaNetDevice::GetMulticast(Ipv6Address addr) const
+{
+    return Mac48Address::GetMulticast(addr);
+}
+
+bool
+RdmaNetDevice::IsPointToPoint() const
+{
+    return true;
+}
+
+bool
+RdmaNetDevice::IsBridge() const
+{
+    return false;
+}
+
+bool
+RdmaNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber)
+{
+    NS_LOG_FUNCTION(this << packet << dest << protocolNumber);
+    NS_ABORT_MSG_IF(protocolNumber != ETHERTYPE_IPV4,
+                    "RdmaNetDevice::Send: protocol 0x" << std::hex << protocolNumber
+                                                       << " is not supported; only IPv4 (0x0800)");
+    if (!IsLinkUp())
+    {
+        return false;
+    }
+    Ipv4Header ip;
+    packet->PeekHeader(ip);
+    Enqueue(packet, static_cast<uint8_t>(ip.GetDscp() >> 3));
+    return true;
+}
+
+bool
+RdmaNetDevice::SendFrom(Ptr<Packet> packet,
+                        const Address& source,
+                        const Address& dest,
+                        uint16_t protocolNumber)
+{
+    NS_LOG_FUNCTION(this << packet << source << dest << protocolNumber);
+    return false;
+}
+
+Ptr<Node>
+RdmaNetDevice::GetNode() const
+{
+    return m_node;
+}
+
+void
+RdmaNetDevice::SetNode(Ptr<Node> node)
+{
+    m_node = node;
+}
+
+bool
+RdmaNetDevice::NeedsArp() const
+{
+    return false;
+}
+
+void
+RdmaNetDevice::SetReceiveCallback(NetDevice::ReceiveCallback cb)
+{
+    m_rxCallback = cb;
+}
+
+void
+RdmaNetDevice::SetPromiscReceiveCallback(PromiscReceiveCallback cb)
+{
+    m_promiscRxCallback = cb;
+}
+
+bool
+RdmaNetDevice::SupportsSendFrom() const
+{
+    return false;
+}
+
+} // namespace ns3

@@ -1,0 +1,308 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef RDMA_NET_DEVICE_H
+#define RDMA_NET_DEVICE_H
+
+#include "ns3/data-rate.h"
+#include "ns3/event-id.h"
+#include "ns3/mac48-address.h"
+#include "ns3/net-device.h"
+#include "ns3/nstime.h"
+#include "ns3/packet.h"
+#include "ns3/traced-callback.h"
+
+#include <array>
+#include <deque>
+
+namespace ns3
+{
+
+class RdmaChannel;
+class ErrorModel;
+class Node;
+
+/**
+ * \ingroup rdma
+ * \brief A full-duplex Ethernet port with eight traffic classes and IEEE 802.1Qbb
+ * priority-based flow control (PFC).
+ *
+ * Frames are Ethernet II (no 802.1Q tag): the traffic class of an IPv4 packet is its
+ * DSCP >> 3 (the "trust DSCP" default of RoCE NICs and switches: DSCP 26 -> class 3,
+ * DSCP 48 -> class 6). The serialization time of a frame counts the preamble and SFD
+ * (8 bytes), the FCS (4 bytes, not carried in the ns-3 Packet so that pcaps stay plain
+ * DLT_EN10MB), the inter-frame gap (12 bytes) and padding to the 64-byte minimum frame.
+ *
+ * Transmission order: PFC MAC control frames first (they are never paused), then the
+ * class queues of classes that are not paused, chosen by the SchedulingPolicy
+ * attribute, then the pull source (the host NIC), asked for a packet of an unpaused
+ * class. A received PFC frame pauses exactly the classes whose enable bit is set for
+ * quanta x 512 bit times (0 resumes at once); a later frame re-arms or cancels the
+ * pause. A frame already being serialized is always completed (802.1Qbb clause 36).
+ *
+ * Everything crossing the link, pause frames included, is a serialized frame handed to
+ * RdmaChannel::TransmitStart, as ns-3's MPI engine requires.
+ */
+class RdmaNetDevice : public NetDevice
+{
+  public:
+    /// Number of IEEE 802.1p traffic classes.
+    static constexpr uint32_t NUM_CLASSES = 8;
+    /// Preamble and start-of-frame delimiter, bytes.
+    static constexpr uint32_t PREAMBLE_SFD_BYTES = 8;
+    /// Frame check sequence, bytes (counted on the wire, not carried in the Packet).
+    static constexpr uint32_t FCS_BYTES = 4;
+    /// Minimum inter-frame gap, bytes.
+    static constexpr uint32_t IFG_BYTES = 12;
+    /// Minimum Ethernet frame, FCS included.
+    static constexpr uint32_t MIN_FRAME_BYTES = 64;
+    /// EtherType of IPv4.
+    static constexpr uint16_t ETHERTYPE_IPV4 = 0x0800;
+    /// EtherType of MAC control (802.3 clause 31, carries PFC).
+    static constexpr uint16_t ETHERTYPE_MAC_CONTROL = 0x8808;
+
+    /// How the device chooses among non-empty, unpaused class queues.
+    enum SchedulingPolicy
+    {
+        STRICT_PRIORITY, //!< highest class number first
+        ROUND_ROBIN      //!< one frame per class in turn
+    };
+
+    /**
+     * Asked for the next packet when the device is idle and none of its own queues has
+     * an eligible frame. Argument: bitmask of the classes currently paused; out
+     * argument: the class of the returned packet. Returns an IPv4 packet without
+     * Ethernet header, or nullptr when the source has nothing eligible (the source then
+     * calls TriggerTransmit when it has).
+     */
+    typedef Callback<Ptr<Packet>, uint8_t, uint8_t*> TxPullCallback;
+
+    /**
+     * Called when a queued packet leaves its class queue to be transmitted, before the
+     * Ethernet header is added: the switch MMU releases its buffer here.
+     * Arguments: this device, the packet, its class.
+     */
+    typedef Callback<void, Ptr<RdmaNetDevice>, Ptr<const Packet>, uint8_t> DequeueCallback;
+
+    /**
+     * TracedCallback signature for PFC events.
+     * \param cls the traffic class
+     * \param quanta pause time in quanta of 512 bit times (0 = resume)
+     */
+    typedef void (*PfcTracedCallback)(uint8_t cls, uint16_t quanta);
+
+    /**
+     * \brief Get the TypeId
+     * \return the TypeId for this class
+     */
+    static TypeId GetTypeId();
+
+    RdmaNetDevice();
+    ~RdmaNetDevice() override;
+
+    /**
+     * Attach the device to a channel (at most two devices per channel).
+     * \param channel the channel
+     * \return true on success
+     */
+    bool Attach(Ptr<RdmaChannel> channel);
+
+    /**
+     * Queue an IPv4 packet (no Ethernet header) for transmission in a traffic class.
+     * Admission control is the caller's (the switch MMU's): the device never drops.
+     * \param packet the packet
+     * \param cls traffic class, 0..7
+     */
+    void Enqueue(Ptr<Packet> packet, uint8_t cls);
+
+    /**
+     * Send an 802.1Qbb PFC frame to the peer, ahead of all queued data.
+     * \param classEnableVector bit i set: the frame carries a pause time for class i
+     * \param quanta pause time per class in quanta of 512 bit times (0 = resume)
+     */
+    void SendPfc(uint8_t classEnableVector, const std::array<uint16_t, NUM_CLASSES>& quanta);
+
+    /// The pull source has something eligible: start transmitting if idle.
+    void TriggerTransmit();
+
+    /// \param cb the pull source (the host NIC)
+    void SetTxPullCallback(TxPullCallback cb);
+    /// \param cb called when a queued packet starts transmission
+    void SetDequeueCallback(DequeueCallback cb);
+
+    /**
+     * \param cls traffic class
+     * \return true if a received PFC frame currently pauses the class
+     */
+    bool IsClassPaused(uint8_t cls) const;
+    /// \return bitmask of the currently paused classes
+    uint8_t GetPausedMask() const;
+    /// \return true while a frame is being serialized
+    bool IsBusy() const;
+
+    /**
+     * \param cls traffic class
+     * \return bytes (IPv4 packets, no Ethernet overhead) waiting in the class queue
+     */
+    uint32_t GetQueueBytes(uint8_t cls) const;
+    /**
+     * \param cls traffic class
+     * \return packets waiting in the class queue
+     */
+    uint32_t GetQueuePackets(uint8_t cls) const;
+
+    /// \return the port's line rate
+    DataRate GetDataRate() const;
+
+    /**
+     * Bytes a frame occupies on the wire: padding to the minimum frame, FCS, preamble,
+     * SFD and inter-frame gap added to the frame as carried in the Packet.
+     * \param frameBytes Ethernet header plus payload (no FCS)
+     * \return wire bytes
+     */
+    static uint32_t WireBytes(uint32_t frameBytes);
+
+    /**
+     * \param frameBytes Ethernet header plus payload (no FCS)
+     * \return the time the frame holds the wire at this port's rate
+     */
+    Time GetWireTime(uint32_t frameBytes) const;
+
+    /// \return the time one PFC quantum (512 bit times) lasts at this port's rate
+    Time GetQuantumTime() const;
+
+    /**
+     * Receive a frame from the channel at the end of its serialization plus propagation.
+     * \param frame the frame, Ethernet header included
+     */
+    void Receive(Ptr<Packet> frame);
+
+    /// \return PFC frames this device sent
+    uint64_t GetPfcFramesSent() const;
+    /// \return PFC frames this device received
+    uint64_t GetPfcFramesReceived() const;
+    /// \return frames dropped on reception (error model), all counted in PhyRxDrop
+    uint64_t GetRxDropCount() const;
+    /// \return frames transmitted (data and control)
+    uint64_t GetTxFrames() const;
+    /// \return bytes transmitted on the wire (WireBytes of every frame)
+    uint64_t GetTxWireBytes() const;
+
+    /// \return the channel this device is attached to
+    Ptr<RdmaChannel> GetRdmaChannel() const;
+
+    // NetDevice API
+    void SetIfIndex(const uint32_t index) override;
+    uint32_t GetIfIndex() const override;
+    Ptr<Channel> GetChannel() const override;
+    void SetAddress(Address address) override;
+    Address GetAddress() const override;
+    bool SetMtu(const uint16_t mtu) override;
+    uint16_t GetMtu() const override;
+    bool IsLinkUp() const override;
+    void AddLinkChangeCallback(Callback<void> callback) override;
+    bool IsBroadcast() const override;
+    Address GetBroadcast() const override;
+    bool IsMulticast() const override;
+    Address GetMulticast(Ipv4Address multicastGroup) const override;
+    Address GetMulticast(Ipv6Address addr) const override;
+    bool IsPointToPoint() const override;
+    bool IsBridge() const override;
+    /**
+     * Queue an IPv4 packet in the class given by its DSCP (DSCP >> 3).
+     * \param packet the packet
+     * \param dest ignored: the link is point-to-point, frames go to the peer's MAC
+     * \param protocolNumber must be 0x0800
+     * \return true if queued
+     */
+    bool Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber) override;
+    bool SendFrom(Ptr<Packet> packet,
+                  const Address& source,
+                  const Address& dest,
+                  uint16_t protocolNumber) override;
+    Ptr<Node> GetNode() const override;
+    void SetNode(Ptr<Node> node) override;
+    bool NeedsArp() const override;
+    void SetReceiveCallback(NetDevice::ReceiveCallback cb) override;
+    void SetPromiscReceiveCallback(PromiscReceiveCallback cb) override;
+    bool SupportsSendFrom() const override;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// Transmit the next eligible frame if the device is idle.
+    void TryTransmit();
+    /// Serialize a complete frame onto the channel.
+    void StartTransmission(Ptr<Packet> frame);
+    /// End of serialization of the current frame.
+    void TransmitComplete();
+    /// A pause timer expired: re-evaluate eligibility.
+    void PauseExpired();
+    /// Handle a received MAC control frame.
+    void ReceivePfc(Ptr<Packet> frame);
+    /// Reschedule the wake-up at the earliest pending pause expiry of a class with work.
+    void ScheduleWakeUp();
+    /**
+     * Serialization time of the next frame, carrying sub-step remainders between frames.
+     * \param wireBytes the frame's wire bytes
+     * \return the time it holds the wire
+     */
+    Time SerializationTime(uint32_t wireBytes);
+    /// Add the Ethernet II header addressed to the peer.
+    void AddEthernetHeader(Ptr<Packet> packet, uint16_t etherType) const;
+    /// \return the MAC address of the device at the other end of the link
+    Mac48Address GetPeerAddress() const;
+    /**
+     * Pick the class queue to serve next.
+     * \param pausedMask the currently paused classes
+     * \return the class, or NUM_CLASSES if no unpaused class queue has a packet
+     */
+    uint32_t PickClass(uint8_t pausedMask);
+
+    Ptr<Node> m_node;
+    Ptr<RdmaChannel> m_channel;
+    Mac48Address m_address;
+    uint32_t m_ifIndex{0};
+    uint16_t m_mtu;
+    DataRate m_dataRate;
+    SchedulingPolicy m_policy;
+    Ptr<ErrorModel> m_receiveErrorModel;
+
+    bool m_busy{false};
+    uint64_t m_txTimeCarry{0}; //!< remainder of the last serialization time, in bit-steps
+    Ptr<Packet> m_currentFrame; //!< the frame being serialized, for PhyTxEnd
+    TracedCallback<> m_linkChangeCallbacks;
+    std::deque<Ptr<Packet>> m_controlQueue; //!< PFC frames, Ethernet header included
+    std::array<std::deque<Ptr<Packet>>, NUM_CLASSES> m_queues;
+    std::array<uint32_t, NUM_CLASSES> m_queueBytes{};
+    std::array<Time, NUM_CLASSES> m_pausedUntil{};
+    uint32_t m_rrNext{0};
+    EventId m_wakeUpEvent;
+
+    TxPullCallback m_txPull;
+    DequeueCallback m_dequeueCallback;
+    NetDevice::ReceiveCallback m_rxCallback;
+    NetDevice::PromiscReceiveCallback m_promiscRxCallback;
+
+    uint64_t m_pfcSent{0};
+    uint64_t m_pfcReceived{0};
+    uint64_t m_rxDrops{0};
+    uint64_t m_txFrames{0};
+    uint64_t m_txWireBytes{0};
+
+    TracedCallback<Ptr<const Packet>> m_macTxTrace;
+    TracedCallback<Ptr<const Packet>> m_macRxTrace;
+    TracedCallback<Ptr<const Packet>> m_phyTxBeginTrace;
+    TracedCallback<Ptr<const Packet>> m_phyTxEndTrace;
+    TracedCallback<Ptr<const Packet>> m_phyRxEndTrace;
+    TracedCallback<Ptr<const Packet>> m_phyRxDropTrace;
+    TracedCallback<Ptr<const Packet>> m_snifferTrace;
+    TracedCallback<Ptr<const Packet>> m_promiscSnifferTrace;
+    TracedCallback<uint8_t, uint16_t> m_pfcTxTrace;
+    TracedCallback<uint8_t, uint16_t> m_pfcRxTrace;
+};
+
+} // namespace ns3
+
+#endif /* RDMA_NET_DEVICE_H */

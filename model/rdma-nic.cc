@@ -1,0 +1,393 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "rdma-nic.h"
+
+#include "rdma-aeth-header.h"
+#include "rdma-bth-header.h"
+#include "rdma-fixed-rate-congestion-control.h"
+#include "rdma-go-back-n-loss-recovery.h"
+#include "rdma-net-device.h"
+
+#include "ns3/abort.h"
+#include "ns3/boolean.h"
+#include "ns3/ipv4-header.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/simulator.h"
+#include "ns3/type-id.h"
+#include "ns3/udp-header.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RdmaNic");
+NS_OBJECT_ENSURE_REGISTERED(RdmaNic);
+
+TypeId
+RdmaNic::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::RdmaNic")
+            .SetParent<Object>()
+            .SetGroupName("Rdma")
+            .AddConstructor<RdmaNic>()
+            .AddAttribute("Mtu",
+                          "RoCE path MTU: payload bytes per packet (IBTA: 256, 512, 1024, "
+                          "2048 or 4096).",
+                          UintegerValue(1024),
+                          MakeUintegerAccessor(&RdmaNic::m_mtu),
+                          MakeUintegerChecker<uint32_t>(1, 4096))
+            .AddAttribute("AckInterval",
+                          "The responder acknowledges every this many in-order packets (and "
+                          "always the last packet of a message).",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&RdmaNic::m_ackInterval),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("RetransmitTimeout",
+                          "Requester's local ACK timeout. Default: IBTA 4.096 us x 2^14 "
+                          "(QP attribute timeout = 14, the usual verbs setting).",
+                          TimeValue(NanoSeconds(4096ULL << 14)),
+                          MakeTimeAccessor(&RdmaNic::m_retransmitTimeout),
+                          MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("CnpInterval",
+                          "Minimum time between two CNPs of one queue pair (DCQCN's NP "
+                          "parameter N, 50 us in Zhu et al., SIGCOMM 2015).",
+                          TimeValue(MicroSeconds(50)),
+                          MakeTimeAccessor(&RdmaNic::m_cnpInterval),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("CnpDscp",
+                          "DSCP of CNPs (48, class 6, is the NVIDIA default).",
+                          UintegerValue(48),
+                          MakeUintegerAccessor(&RdmaNic::m_cnpDscp),
+                          MakeUintegerChecker<uint8_t>(0, 63))
+            .AddAttribute("EcnCapable",
+                          "Send data packets ECT(0) so that switches mark instead of drop.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&RdmaNic::m_ecnCapable),
+                          MakeBooleanChecker())
+            .AddAttribute("CongestionControl",
+                          "TypeId of the congestion control (a subclass of "
+                          "ns3::RdmaCongestionControl) used when no prototype is set.",
+                          TypeIdValue(RdmaFixedRateCongestionControl::GetTypeId()),
+                          MakeTypeIdAccessor(&RdmaNic::m_ccTypeId),
+                          MakeTypeIdChecker())
+            .AddAttribute("LossRecovery",
+                          "TypeId of the loss recovery (a subclass of ns3::RdmaLossRecovery) "
+                          "used when no prototype is set.",
+                          TypeIdValue(RdmaGoBackNLossRecovery::GetTypeId()),
+                          MakeTypeIdAccessor(&RdmaNic::m_lrTypeId),
+                          MakeTypeIdChecker())
+            .AddTraceSource("RxDiscard",
+                            "A received packet the NIC could not use (unknown QP, not "
+                            "RoCEv2, wrong address), with the reason.",
+                            MakeTraceSourceAccessor(&RdmaNic::m_rxDiscardTrace),
+                            "ns3::RdmaNic::RxDiscardTracedCallback");
+    return tid;
+}
+
+RdmaNic::RdmaNic()
+{
+    NS_LOG_FUNCTION(this);
+    m_qpFactory.SetTypeId(RdmaQueuePair::GetTypeId());
+}
+
+RdmaNic::~RdmaNic()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+RdmaNic::DoInitialize()
+{
+    Object::DoInitialize();
+}
+
+void
+RdmaNic::DoDispose()
+{
+    m_pacerEvent.Cancel();
+    for (auto& qp : m_qps)
+    {
+        qp->Dispose();
+    }
+    m_qps.clear();
+    m_device = nullptr;
+    m_node = nullptr;
+    m_ccPrototype = nullptr;
+    m_lrPrototype = nullptr;
+    Object::DoDispose();
+}
+
+void
+RdmaNic::SetDevice(Ptr<RdmaNetDevice> device)
+{
+    NS_LOG_FUNCTION(this << device);
+    NS_ABORT_MSG_IF(!device, "RdmaNic::SetDevice: null device");
+    NS_ABORT_MSG_IF(m_device, "RdmaNic already has a port; one NIC drives one RdmaNetDevice");
+    m_device = device;
+    m_node = device->GetNode();
+    NS_ABORT_MSG_IF(!m_node, "RdmaNic::SetDevice: the device is not on a node");
+    m_device->SetTxPullCallback(MakeCallback(&RdmaNic::PullPacket, this));
+    m_node->RegisterProtocolHandler(MakeCallback(&RdmaNic::Receive, this),
+                                    RdmaNetDevice::ETHERTYPE_IPV4,
+                                    device);
+}
+
+Ptr<RdmaNetDevice>
+RdmaNic::GetDevice() const
+{
+    return m_device;
+}
+
+Ptr<Node>
+RdmaNic::GetNode() const
+{
+    return m_node;
+}
+
+void
+RdmaNic::SetAddress(Ipv4Address address)
+{
+    m_address = address;
+}
+
+Ipv4Address
+RdmaNic::GetAddress() const
+{
+    return m_address;
+}
+
+void
+RdmaNic::SetCongestionControl(Ptr<RdmaCongestionControl> prototype)
+{
+    m_ccPrototype = prototype;
+}
+
+void
+RdmaNic::SetLossRecovery(Ptr<RdmaLossRecovery> prototype)
+{
+    m_lrPrototype = prototype;
+}
+
+RdmaQpParameters
+RdmaNic::GetQpParameters() const
+{
+    RdmaQpParameters p;
+    p.mtu = m_mtu;
+    p.ackInterval = m_ackInterval;
+    p.retransmitTimeout = m_retransmitTimeout;
+    p.cnpInterval = m_cnpInterval;
+    p.cnpDscp = m_cnpDscp;
+    p.ecnCapable = m_ecnCapable;
+    return p;
+}
+
+void
+RdmaNic::SetQueuePairAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_qpFactory.Set(name, value);
+}
+
+void
+RdmaNic::SetQueuePairFactory(const ObjectFactory& factory)
+{
+    NS_ABORT_MSG_IF(factory.GetTypeId() != RdmaQueuePair::GetTypeId() &&
+                        !factory.GetTypeId().IsChildOf(RdmaQueuePair::GetTypeId()),
+                    "queue pair factory makes " << factory.GetTypeId().GetName()
+                                                << ", not an ns3::RdmaQueuePair");
+    m_qpFactory = factory;
+}
+
+Ptr<RdmaQueuePair>
+RdmaNic::CreateQueuePair()
+{
+    NS_ABORT_MSG_IF(!m_device, "RdmaNic::CreateQueuePair before SetDevice");
+    const uint32_t headerBytes = 20 + 8 + 12 + 16 + 4; // IPv4, UDP, BTH, RETH, ICRC
+    NS_ABORT_MSG_IF(m_mtu + headerBytes + 3 > m_device->GetMtu(),
+                    "RdmaNic::Mtu " << m_mtu << " plus " << headerBytes
+                                    << " header bytes exceeds the port's IP MTU "
+                                    << m_device->GetMtu()
+                                    << "; lower Mtu or raise ns3::RdmaNetDevice::Mtu");
+    if (!m_ccPrototype)
+    {
+        ObjectFactory f(m_ccTypeId.GetName());
+        m_ccPrototype = f.Create<RdmaCongestionControl>();
+        NS_ABORT_MSG_IF(!m_ccPrototype,
+                        "ns3::RdmaNic::CongestionControl " << m_ccTypeId.GetName()
+                                                           << " is not an RdmaCongestionControl");
+    }
+    if (!m_lrPrototype)
+    {
+        ObjectFactory f(m_lrTypeId.GetName());
+        m_lrPrototype = f.Create<RdmaLossRecovery>();
+        NS_ABORT_MSG_IF(!m_lrPrototype,
+                        "ns3::RdmaNic::LossRecovery " << m_lrTypeId.GetName()
+                                                      << " is not an RdmaLossRecovery");
+    }
+    const uint32_t qpn = FIRST_QPN + static_cast<uint32_t>(m_qps.size());
+    Ptr<RdmaQueuePair> qp = m_qpFactory.Create<RdmaQueuePair>();
+    qp->Setup(qpn,
+              m_address,
+              m_device->GetDataRate(),
+              GetQpParameters(),
+              m_ccPrototype->Fork(),
+              m_lrPrototype->Fork(),
+              MakeCallback(&RdmaNic::NotifyTxReady, this),
+              MakeCallback(&RdmaNic::SendControl, this));
+    m_qps.push_back(qp);
+    NS_LOG_LOGIC("node " << m_node->GetId() << " created QP " << qpn);
+    return qp;
+}
+
+Ptr<RdmaQueuePair>
+RdmaNic::GetQueuePair(uint32_t qpn) const
+{
+    if (qpn < FIRST_QPN || qpn - FIRST_QPN >= m_qps.size())
+    {
+        return nullptr;
+    }
+    return m_qps[qpn - FIRST_QPN];
+}
+
+uint32_t
+RdmaNic::GetNQueuePairs() const
+{
+    return static_cast<uint32_t>(m_qps.size());
+}
+
+Ptr<RdmaQueuePair>
+RdmaNic::GetQueuePairByIndex(uint32_t i) const
+{
+    NS_ABORT_MSG_IF(i >= m_qps.size(),
+                    "queue pair index " << i << " out of range 0.." << m_qps.size());
+    return m_qps[i];
+}
+
+uint64_t
+RdmaNic::GetRxDiscards() const
+{
+    return m_rxDiscards;
+}
+
+Ptr<Packet>
+RdmaNic::PullPacket(uint8_t pausedMask, uint8_t* cls)
+{
+    const std::size_t n = m_qps.size();
+    const Time now = Simulator::Now();
+    Time earliest = Time::Max();
+    for (std::size_t k = 0; k < n; ++k)
+    {
+        const std::size_t i = (m_rrNext + k) % n;
+        RdmaQueuePair* qp = PeekPointer(m_qps[i]);
+        if (!qp->HasDataToSend() || (pausedMask & (1u << qp->GetTrafficClass())))
+        {
+            continue;
+        }
+        const Time t = qp->GetNextSendTime();
+        if (t > now)
+        {
+            earliest = std::min(earliest, t);
+            continue;
+        }
+        m_rrNext = (i + 1) % n;
+        *cls = qp->GetTrafficClass();
+        return qp->GetNextPacket();
+    }
+    if (earliest != Time::Max() && (!m_pacerEvent.IsRunning() ||
+                                    Simulator::GetDelayLeft(m_pacerEvent) > earliest - now))
+    {
+        m_pacerEvent.Cancel();
+        m_pacerEvent = Simulator::Schedule(earliest - now, &RdmaNic::PacerExpired, this);
+    }
+    return nullptr;
+}
+
+void
+RdmaNic::PacerExpired()
+{
+    m_device->TriggerTransmit();
+}
+
+void
+RdmaNic::NotifyTxReady()
+{
+    if (m_device && !m_device->IsBusy())
+    {
+        m_device->TriggerTransmit();
+    }
+}
+
+void
+RdmaNic::SendControl(Ptr<Packet> packet, uint8_t cls)
+{
+    m_device->Enqueue(packet, cls);
+}
+
+void
+RdmaNic::DiscardRx(Ptr<const Packet> packet, const char* reason)
+{
+    ++m_rxDiscards;
+    NS_LOG_WARN("node " << m_node->GetId() << " discards a packet: " << reason);
+    m_rxDiscardTrace(packet, reason);
+}
+
+void
+RdmaNic::Receive(Ptr<NetDevice> /* device */,
+                 Ptr<const Packet> packet,
+                 uint16_t /* protocol */,
+                 const Address& /* from */,
+                 const Address& /* to */,
+                 NetDevice::PacketType /* packetType */)
+{
+    Ptr<Packet> p = packet->Copy();
+    Ipv4Header ip;
+    p->RemoveHeader(ip);
+    if (ip.GetDestination() != m_address)
+    {
+        DiscardRx(packet, "destination address is not this NIC's");
+        return;
+    }
+    if (ip.GetProtocol() != 17)
+    {
+        DiscardRx(packet, "not UDP");
+        return;
+    }
+    UdpHeader udp;
+    p->RemoveHeader(udp);
+    if (udp.GetDestinationPort() != RdmaQueuePair::ROCEV2_PORT)
+    {
+        DiscardRx(packet, "UDP destination port is not 4791 (RoCEv2)");
+        return;
+    }
+    RdmaBthHeader bth;
+    p->RemoveHeader(bth);
+    Ptr<RdmaQueuePair> qp = GetQueuePair(bth.GetDestQp());
+    if (!qp)
+    {
+        DiscardRx(packet, "no such destination QP");
+        return;
+    }
+    const uint8_t opcode = bth.GetOpcode();
+    if (opcode == RC_ACKNOWLEDGE)
+    {
+        RdmaAethHeader aeth;
+        p->RemoveHeader(aeth);
+        qp->ReceiveAck(bth, aeth);
+    }
+    else if (opcode == CNP)
+    {
+        qp->ReceiveCnp();
+    }
+    else if (RdmaBthHeader::IsWrite(opcode) || RdmaBthHeader::IsSend(opcode))
+    {
+        qp->ReceiveData(p, bth, ip.GetEcn() == Ipv4Header::ECN_CE);
+    }
+    else
+    {
+        DiscardRx(packet, "unsupported BTH opcode");
+    }
+}
+
+} // namespace ns3

@@ -1,0 +1,167 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef RDMA_NIC_H
+#define RDMA_NIC_H
+
+#include "rdma-queue-pair.h"
+
+#include "ns3/event-id.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/net-device.h"
+#include "ns3/object-factory.h"
+#include "ns3/object.h"
+#include "ns3/traced-callback.h"
+
+#include <vector>
+
+namespace ns3
+{
+
+class Node;
+class RdmaNetDevice;
+class RdmaCongestionControl;
+class RdmaLossRecovery;
+
+/**
+ * \ingroup rdma
+ * \brief A RoCEv2 NIC: one Ethernet port, an IPv4 address, and reliable-connected queue
+ * pairs with a verbs-like API.
+ *
+ * The NIC owns the transmit arbitration of its port: when the port is idle and has no
+ * ACK/NAK/CNP queued, it offers the next packet of the queue pairs in round-robin order,
+ * skipping queue pairs whose traffic class is paused by PFC, whose pacer (the congestion
+ * control's rate) has not expired, or whose window is full. Received RoCEv2 packets are
+ * demultiplexed by the BTH destination QP. The responder is modelled as infinitely fast
+ * (no receive-side buffer or PCIe limits).
+ *
+ * Congestion control and loss recovery are chosen by TypeId (CongestionControl and
+ * LossRecovery attributes, or SetCongestionControl/SetLossRecovery with a configured
+ * prototype); each queue pair gets its own Fork() of the prototype.
+ */
+class RdmaNic : public Object
+{
+  public:
+    /**
+     * \brief Get the TypeId
+     * \return the TypeId for this class
+     */
+    static TypeId GetTypeId();
+
+    /// TracedCallback signature for discarded received packets.
+    typedef void (*RxDiscardTracedCallback)(Ptr<const Packet> packet, const std::string& reason);
+
+    RdmaNic();
+    ~RdmaNic() override;
+
+    /**
+     * Attach the NIC to its node's port.
+     * \param device the port
+     */
+    void SetDevice(Ptr<RdmaNetDevice> device);
+    /// \return the port
+    Ptr<RdmaNetDevice> GetDevice() const;
+    /// \return the node
+    Ptr<Node> GetNode() const;
+
+    /// \param address the NIC's IPv4 address
+    void SetAddress(Ipv4Address address);
+    /// \return the NIC's IPv4 address
+    Ipv4Address GetAddress() const;
+
+    /// \param prototype a configured congestion control, forked for each new queue pair
+    void SetCongestionControl(Ptr<RdmaCongestionControl> prototype);
+    /// \param prototype a configured loss recovery, forked for each new queue pair
+    void SetLossRecovery(Ptr<RdmaLossRecovery> prototype);
+
+    /**
+     * Set an attribute of the queue pairs this NIC creates from now on.
+     * \param name attribute of ns3::RdmaQueuePair
+     * \param value its value
+     */
+    void SetQueuePairAttribute(const std::string& name, const AttributeValue& value);
+
+    /**
+     * \param factory creates the queue pairs of this NIC (TypeId ns3::RdmaQueuePair with
+     * the attributes to apply)
+     */
+    void SetQueuePairFactory(const ObjectFactory& factory);
+
+    /**
+     * Create a queue pair (verbs: ibv_create_qp, RC). Connect it with
+     * RdmaQueuePair::Connect, or use RdmaHelper::Connect for both ends at once.
+     * \return the queue pair
+     */
+    Ptr<RdmaQueuePair> CreateQueuePair();
+
+    /**
+     * \param qpn a queue pair number
+     * \return the queue pair, or nullptr
+     */
+    Ptr<RdmaQueuePair> GetQueuePair(uint32_t qpn) const;
+    /// \return number of queue pairs created
+    uint32_t GetNQueuePairs() const;
+    /**
+     * \param i index, 0 .. GetNQueuePairs()-1
+     * \return the i-th queue pair created
+     */
+    Ptr<RdmaQueuePair> GetQueuePairByIndex(uint32_t i) const;
+
+    /// \return received packets dropped because their QP does not exist or they are malformed
+    uint64_t GetRxDiscards() const;
+
+  protected:
+    void DoDispose() override;
+    void DoInitialize() override;
+
+  private:
+    /// First QPN handed out (QP0/QP1 are reserved for management by the IBTA).
+    static constexpr uint32_t FIRST_QPN = 2;
+
+    /// The port asks for the next data packet.
+    Ptr<Packet> PullPacket(uint8_t pausedMask, uint8_t* cls);
+    /// A queue pair may have become eligible: wake the port if idle.
+    void NotifyTxReady();
+    /// Pacer wake-up.
+    void PacerExpired();
+    /// Queue an ACK/NAK/CNP on the port.
+    void SendControl(Ptr<Packet> packet, uint8_t cls);
+    /// Port receive handler (registered with the node for EtherType 0x0800).
+    void Receive(Ptr<NetDevice> device,
+                 Ptr<const Packet> packet,
+                 uint16_t protocol,
+                 const Address& from,
+                 const Address& to,
+                 NetDevice::PacketType packetType);
+    /// Count and trace a received packet the NIC cannot use.
+    void DiscardRx(Ptr<const Packet> packet, const char* reason);
+    /// \return the NIC-wide settings passed to queue pairs
+    RdmaQpParameters GetQpParameters() const;
+
+    Ptr<Node> m_node;
+    Ptr<RdmaNetDevice> m_device;
+    Ipv4Address m_address;
+    std::vector<Ptr<RdmaQueuePair>> m_qps; //!< indexed by QPN - FIRST_QPN
+    std::size_t m_rrNext{0};
+    EventId m_pacerEvent;
+    uint64_t m_rxDiscards{0};
+
+    TypeId m_ccTypeId;
+    TypeId m_lrTypeId;
+    Ptr<RdmaCongestionControl> m_ccPrototype;
+    Ptr<RdmaLossRecovery> m_lrPrototype;
+    ObjectFactory m_qpFactory;
+
+    uint32_t m_mtu;
+    uint32_t m_ackInterval;
+    Time m_retransmitTimeout;
+    Time m_cnpInterval;
+    uint8_t m_cnpDscp;
+    bool m_ecnCapable;
+
+    TracedCallback<Ptr<const Packet>, const std::string&> m_rxDiscardTrace;
+};
+
+} // namespace ns3
+
+#endif /* RDMA_NIC_H */

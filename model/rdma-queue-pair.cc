@@ -1,0 +1,734 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "rdma-queue-pair.h"
+
+#include "rdma-aeth-header.h"
+#include "rdma-bth-header.h"
+#include "rdma-congestion-control.h"
+#include "rdma-icrc-trailer.h"
+#include "rdma-net-device.h"
+#include "rdma-reth-header.h"
+
+#include "ns3/abort.h"
+#include "ns3/ipv4-header.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+#include "ns3/udp-header.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RdmaQueuePair");
+NS_OBJECT_ENSURE_REGISTERED(RdmaQueuePair);
+
+namespace
+{
+/// Bytes of a data packet besides its payload: IPv4 20, UDP 8, BTH 12, ICRC 4.
+constexpr uint32_t IP_UDP_BTH_ICRC_BYTES = 20 + 8 + 12 + 4;
+/// Ethernet II header carried in the frame.
+constexpr uint32_t ETHERNET_HEADER_BYTES = 14;
+/// Size of the ring of per-sequence send times used for RTT samples.
+constexpr std::size_t SEND_TIME_RING = 4096;
+/// CNP payload: 16 reserved bytes after the BTH (RoCEv2 annex A17.9.3).
+constexpr uint32_t CNP_RESERVED_BYTES = 16;
+} // namespace
+
+TypeId
+RdmaQueuePair::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::RdmaQueuePair")
+            .SetParent<Object>()
+            .SetGroupName("Rdma")
+            .AddConstructor<RdmaQueuePair>()
+            .AddAttribute("InitialPsn",
+                          "First PSN of the send queue (and the peer's expected PSN). A value "
+                          "near 2^24 exercises PSN wrap-around.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&RdmaQueuePair::m_initialPsn),
+                          MakeUintegerChecker<uint32_t>(0, PSN_MASK))
+            .AddAttribute("Dscp",
+                          "DSCP of data and ACK packets; the traffic class is DSCP >> 3. "
+                          "26 (class 3) is the RoCE default of NVIDIA NICs.",
+                          UintegerValue(26),
+                          MakeUintegerAccessor(&RdmaQueuePair::m_dscp),
+                          MakeUintegerChecker<uint8_t>(0, 63))
+            .AddAttribute("SourcePort",
+                          "UDP source port (the flow's ECMP entropy); 0 derives it from the "
+                          "QPN as RoCE NICs do (0xC000 | hash(QPN) & 0x3FFF).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&RdmaQueuePair::m_sourcePort),
+                          MakeUintegerChecker<uint16_t>())
+            .AddTraceSource("Tx",
+                            "A data packet was transmitted: its sequence and whether it is "
+                            "a retransmission.",
+                            MakeTraceSourceAccessor(&RdmaQueuePair::m_txTrace),
+                            "ns3::RdmaQueuePair::TxTracedCallback")
+            .AddTraceSource("Timeout",
+                            "The retransmission timer expired (oldest unacknowledged seq).",
+                            MakeTraceSourceAccessor(&RdmaQueuePair::m_timeoutTrace),
+                            "ns3::RdmaQueuePair::SequenceTracedCallback")
+            .AddTraceSource("NakReceived",
+                            "A NAK (PSN sequence error) arrived for this sequence.",
+                            MakeTraceSourceAccessor(&RdmaQueuePair::m_nakTrace),
+                            "ns3::RdmaQueuePair::SequenceTracedCallback")
+            .AddTraceSource("OutOfOrderDiscard",
+                            "The responder discarded an out-of-order packet.",
+                            MakeTraceSourceAccessor(&RdmaQueuePair::m_oooDiscardTrace),
+                            "ns3::RdmaQueuePair::SequenceTracedCallback")
+            .AddTraceSource("CnpReceived",
+                            "A CNP arrived at the requester.",
+                            MakeTraceSourceAccessor(&RdmaQueuePair::m_cnpRxTrace),
+                            "ns3::TracedCallback::Void")
+            .AddTraceSource("SendComplete",
+                            "A posted work request completed.",
+                            MakeTraceSourceAccessor(&RdmaQueuePair::m_sendCompleteTrace),
+                            "ns3::RdmaQueuePair::CompletionTracedCallback")
+            .AddTraceSource("ReceiveComplete",
+                            "An incoming message was placed completely and in order.",
+                            MakeTraceSourceAccessor(&RdmaQueuePair::m_recvCompleteTrace),
+                            "ns3::RdmaQueuePair::CompletionTracedCallback");
+    return tid;
+}
+
+RdmaQueuePair::RdmaQueuePair()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+RdmaQueuePair::~RdmaQueuePair()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+RdmaQueuePair::DoDispose()
+{
+    m_rtoEvent.Cancel();
+    m_cc = nullptr;
+    m_lr = nullptr;
+    m_txReady = Callback<void>();
+    m_sendControl = ControlSendCallback();
+    m_sendCompletion = CompletionCallback();
+    m_recvCompletion = CompletionCallback();
+    m_txMessages.clear();
+    Object::DoDispose();
+}
+
+void
+RdmaQueuePair::Setup(uint32_t qpn,
+                     Ipv4Address localAddress,
+                     DataRate lineRate,
+                     const RdmaQpParameters& params,
+                     Ptr<RdmaCongestionControl> cc,
+                     Ptr<RdmaLossRecovery> lr,
+                     Callback<void> txReady,
+                     ControlSendCallback sendControl)
+{
+    NS_LOG_FUNCTION(this << qpn << localAddress << lineRate);
+    NS_ABORT_MSG_IF(qpn > PSN_MASK, "QPN " << qpn << " does not fit the 24-bit BTH field");
+    NS_ABORT_MSG_IF(!cc || !lr, "queue pair " << qpn << " needs a congestion control and a loss recovery");
+    m_qpn = qpn;
+    m_localAddress = localAddress;
+    m_params = params;
+    m_cc = cc;
+    m_lr = lr;
+    m_txReady = txReady;
+    m_sendControl = sendControl;
+    m_ccState.lineRate = lineRate;
+    m_ccState.mtu = params.mtu;
+    if (m_sourcePort == 0)
+    {
+        // RoCE NICs derive the UDP source port from the QPN; mix it so that consecutive
+        // QPNs spread over ECMP hash buckets.
+        uint32_t h = qpn * 0x9E3779B1u;
+        h ^= h >> 15;
+        m_sourcePort = static_cast<uint16_t>(0xC000 | (h & 0x3FFF));
+    }
+    m_sendTimes.assign(SEND_TIME_RING, Time(0));
+}
+
+void
+RdmaQueuePair::Connect(Ipv4Address remoteAddress, uint32_t remoteQpn)
+{
+    NS_LOG_FUNCTION(this << remoteAddress << remoteQpn);
+    NS_ABORT_MSG_IF(remoteQpn > PSN_MASK,
+                    "remote QPN " << remoteQpn << " does not fit the 24-bit BTH field");
+    NS_ABORT_MSG_IF(!m_cc, "queue pair must be created by RdmaNic::CreateQueuePair before Connect");
+    m_remoteAddress = remoteAddress;
+    m_remoteQpn = remoteQpn;
+    m_connected = true;
+    m_cc->Init(m_ccState);
+}
+
+void
+RdmaQueuePair::PostSend(const RdmaWorkRequest& wr)
+{
+    NS_LOG_FUNCTION(this << wr.wrId << wr.length);
+    NS_ABORT_MSG_IF(!m_connected,
+                    "PostSend on queue pair " << m_qpn << " before Connect");
+    NS_ABORT_MSG_IF(wr.length > 0x80000000ULL,
+                    "work request length " << wr.length
+                                           << " exceeds the IBTA maximum message size 2^31");
+    TxMessage m;
+    m.wr = wr;
+    m.firstSeq = m_seqEnd;
+    m.numPackets = wr.length == 0 ? 1 : (wr.length + m_params.mtu - 1) / m_params.mtu;
+    m.postTime = Simulator::Now();
+    m_seqEnd += m.numPackets;
+    m_txMessages.push_back(m);
+    if (!m_txReady.IsNull())
+    {
+        m_txReady();
+    }
+}
+
+void
+RdmaQueuePair::SetSendCompletionCallback(CompletionCallback cb)
+{
+    m_sendCompletion = cb;
+}
+
+void
+RdmaQueuePair::SetReceiveCompletionCallback(CompletionCallback cb)
+{
+    m_recvCompletion = cb;
+}
+
+uint32_t
+RdmaQueuePair::GetQpn() const
+{
+    return m_qpn;
+}
+
+uint32_t
+RdmaQueuePair::GetRemoteQpn() const
+{
+    return m_remoteQpn;
+}
+
+Ipv4Address
+RdmaQueuePair::GetRemoteAddress() const
+{
+    return m_remoteAddress;
+}
+
+uint8_t
+RdmaQueuePair::GetTrafficClass() const
+{
+    return m_dscp >> 3;
+}
+
+uint16_t
+RdmaQueuePair::GetSourcePort() const
+{
+    return m_sourcePort;
+}
+
+bool
+RdmaQueuePair::HasDataToSend() const
+{
+    if (m_rs.sndNxt >= m_seqEnd)
+    {
+        return false;
+    }
+    if (m_ccState.window != 0 &&
+        (m_rs.sndNxt - m_rs.sndUna) * uint64_t(m_params.mtu) >= m_ccState.window)
+    {
+        return false;
+    }
+    return true;
+}
+
+Time
+RdmaQueuePair::GetNextSendTime() const
+{
+    return m_nextSendTime;
+}
+
+uint32_t
+RdmaQueuePair::SeqToPsn(uint64_t seq) const
+{
+    return static_cast<uint32_t>((m_initialPsn + seq) & PSN_MASK);
+}
+
+uint64_t
+RdmaQueuePair::PsnToSeq(uint32_t psn, uint64_t reference) const
+{
+    // Signed 24-bit distance from the reference's PSN.
+    int32_t delta = static_cast<int32_t>((psn - SeqToPsn(reference)) & PSN_MASK);
+    if (delta >= 0x800000)
+    {
+        delta -= 0x1000000;
+    }
+    if (delta < 0 && static_cast<uint64_t>(-delta) > reference)
+    {
+        return 0; // before the first sequence: treat as an old duplicate of seq 0
+    }
+    return reference + delta;
+}
+
+std::size_t
+RdmaQueuePair::FindMessage(uint64_t seq)
+{
+    if (m_cursor < m_txMessages.size())
+    {
+        const TxMessage& m = m_txMessages[m_cursor];
+        if (seq >= m.firstSeq && seq < m.firstSeq + m.numPackets)
+        {
+            return m_cursor;
+        }
+    }
+    auto it = std::upper_bound(m_txMessages.begin(),
+                               m_txMessages.end(),
+                               seq,
+                               [](uint64_t s, const TxMessage& m) { return s < m.firstSeq; });
+    NS_ASSERT(it != m_txMessages.begin());
+    m_cursor = static_cast<std::size_t>(std::distance(m_txMessages.begin(), it)) - 1;
+    return m_cursor;
+}
+
+void
+RdmaQueuePair::AddTransportHeaders(Ptr<Packet> p, uint8_t dscp, uint8_t ecn) const
+{
+    UdpHeader udp;
+    udp.SetSourcePort(m_sourcePort);
+    udp.SetDestinationPort(ROCEV2_PORT);
+    p->AddHeader(udp);
+
+    Ipv4Header ip;
+    ip.SetSource(m_localAddress);
+    ip.SetDestination(m_remoteAddress);
+    ip.SetProtocol(17);
+    ip.SetPayloadSize(p->GetSize());
+    ip.SetTtl(64);
+    ip.SetDontFragment();
+    ip.SetIdentification(0);
+    ip.SetDscp(static_cast<Ipv4Header::DscpType>(dscp));
+    ip.SetEcn(static_cast<Ipv4Header::EcnType>(ecn));
+    ip.EnableChecksum();
+    p->AddHeader(ip);
+}
+
+Ptr<Packet>
+RdmaQueuePair::GetNextPacket()
+{
+    NS_ASSERT(HasDataToSend());
+    const uint64_t seq = m_rs.sndNxt;
+    const TxMessage& m = m_txMessages[FindMessage(seq)];
+    const uint64_t index = seq - m.firstSeq;
+    const bool first = index == 0;
+    const bool last = index + 1 == m.numPackets;
+    const uint32_t payload =
+        last ? static_cast<uint32_t>(m.wr.length - index * m_params.mtu) : m_params.mtu;
+    const uint8_t pad = static_cast<uint8_t>((4 - payload % 4) % 4);
+
+    uint8_t opcode;
+    const bool write = m.wr.opcode == RdmaWorkRequest::WRITE;
+    if (first && last)
+    {
+        opcode = write ? RC_WRITE_ONLY : RC_SEND_ONLY;
+    }
+    else if (first)
+    {
+        opcode = write ? RC_WRITE_FIRST : RC_SEND_FIRST;
+    }
+    else if (last)
+    {
+        opcode = write ? RC_WRITE_LAST : RC_SEND_LAST;
+    }
+    else
+    {
+        opcode = write ? RC_WRITE_MIDDLE : RC_SEND_MIDDLE;
+    }
+
+    Ptr<Packet> p = Create<Packet>(payload + pad);
+    p->AddTrailer(RdmaIcrcTrailer());
+    if (write && first)
+    {
+        RdmaRethHeader reth;
+        reth.SetVirtualAddress(m.wr.remoteAddress);
+        reth.SetRKey(m.wr.rkey);
+        reth.SetDmaLength(static_cast<uint32_t>(m.wr.length));
+        p->AddHeader(reth);
+    }
+    RdmaBthHeader bth;
+    bth.SetOpcode(opcode);
+    bth.SetPadCount(pad);
+    bth.SetPartitionKey(m_params.partitionKey);
+    bth.SetDestQp(m_remoteQpn);
+    bth.SetAckRequest(last);
+    bth.SetPsn(SeqToPsn(seq));
+    p->AddHeader(bth);
+    AddTransportHeaders(p,
+                        m_dscp,
+                        m_params.ecnCapable ? Ipv4Header::ECN_ECT0 : Ipv4Header::ECN_NotECT);
+
+    const bool retransmission = seq < m_rs.highestSent;
+    ++m_packetsSent;
+    if (retransmission)
+    {
+        ++m_retransmissions;
+    }
+    m_rs.sndNxt = seq + 1;
+    m_rs.highestSent = std::max(m_rs.highestSent, m_rs.sndNxt);
+    RecordSendTime(seq);
+
+    const uint32_t wireBytes = RdmaNetDevice::WireBytes(p->GetSize() + ETHERNET_HEADER_BYTES);
+    m_cc->OnPacketSent(m_ccState, wireBytes);
+    m_nextSendTime = Simulator::Now() + m_ccState.rate.CalculateBytesTxTime(wireBytes);
+    m_ccState.bytesInFlight = (m_rs.sndNxt - m_rs.sndUna) * uint64_t(m_params.mtu);
+    if (!m_rtoEvent.IsRunning())
+    {
+        ArmRetransmitTimer();
+    }
+    m_txTrace(seq, retransmission);
+    NS_LOG_LOGIC("qp " << m_qpn << " tx seq " << seq << " psn " << SeqToPsn(seq) << " "
+                       << RdmaBthHeader::OpcodeName(opcode) << (retransmission ? " (retx)" : ""));
+    return p;
+}
+
+void
+RdmaQueuePair::RecordSendTime(uint64_t seq)
+{
+    m_sendTimes[seq % SEND_TIME_RING] = Simulator::Now();
+}
+
+void
+RdmaQueuePair::ArmRetransmitTimer()
+{
+    m_rtoEvent.Cancel();
+    m_rtoEvent = Simulator::Schedule(m_params.retransmitTimeout,
+                                     &RdmaQueuePair::RetransmitTimeout,
+                                     this);
+}
+
+void
+RdmaQueuePair::RetransmitTimeout()
+{
+    NS_LOG_FUNCTION(this << m_rs.sndUna);
+    if (m_rs.sndUna >= m_rs.highestSent)
+    {
+        return;
+    }
+    ++m_timeouts;
+    m_timeoutTrace(m_rs.sndUna);
+    m_lr->OnTimeout(m_rs);
+    ArmRetransmitTimer();
+    m_txReady();
+}
+
+void
+RdmaQueuePair::AdvanceUna(uint64_t newUna)
+{
+    if (newUna <= m_rs.sndUna)
+    {
+        return;
+    }
+    uint64_t newlyAcked = 0;
+    // Payload bytes of sequences [sndUna, newUna): full MTUs except last packets.
+    while (!m_txMessages.empty())
+    {
+        TxMessage& m = m_txMessages.front();
+        const uint64_t end = m.firstSeq + m.numPackets;
+        const uint64_t from = std::max(m_rs.sndUna, m.firstSeq);
+        const uint64_t to = std::min(newUna, end);
+        if (to > from)
+        {
+            const uint64_t bytesBefore = std::min<uint64_t>(m.wr.length, (from - m.firstSeq) * m_params.mtu);
+            const uint64_t bytesAfter = std::min<uint64_t>(m.wr.length, (to - m.firstSeq) * m_params.mtu);
+            newlyAcked += bytesAfter - bytesBefore;
+        }
+        if (newUna < end)
+        {
+            break;
+        }
+        RdmaCompletion c;
+        c.qpn = m_qpn;
+        c.wrId = m.wr.wrId;
+        c.opcode = m.wr.opcode;
+        c.length = m.wr.length;
+        c.postTime = m.postTime;
+        c.completionTime = Simulator::Now();
+        m_txMessages.pop_front();
+        m_cursor = 0;
+        m_sendCompleteTrace(c);
+        if (!m_sendCompletion.IsNull())
+        {
+            m_sendCompletion(c);
+        }
+    }
+    Time rtt(0);
+    const uint64_t newest = newUna - 1;
+    if (newest + SEND_TIME_RING >= m_rs.highestSent)
+    {
+        rtt = Simulator::Now() - m_sendTimes[newest % SEND_TIME_RING];
+    }
+    m_rs.sndUna = newUna;
+    m_rs.sndNxt = std::max(m_rs.sndNxt, newUna);
+    m_bytesAcked += newlyAcked;
+    m_ccState.bytesInFlight = (m_rs.sndNxt - m_rs.sndUna) * uint64_t(m_params.mtu);
+    m_cc->OnAck(m_ccState, newlyAcked, rtt);
+    if (m_rs.sndUna < m_rs.highestSent)
+    {
+        ArmRetransmitTimer();
+    }
+    else
+    {
+        m_rtoEvent.Cancel();
+    }
+}
+
+void
+RdmaQueuePair::ReceiveAck(const RdmaBthHeader& bth, const RdmaAethHeader& aeth)
+{
+    const uint64_t seq = PsnToSeq(bth.GetPsn(), m_rs.sndUna);
+    if (aeth.IsAck())
+    {
+        // Acknowledges every sequence up to and including seq.
+        if (seq + 1 > m_rs.highestSent)
+        {
+            NS_LOG_WARN("qp " << m_qpn << " ignores an ACK for unsent seq " << seq);
+            return;
+        }
+        AdvanceUna(seq + 1);
+    }
+    else if (aeth.IsNak() && aeth.GetNakCode() == RdmaAethHeader::NAK_PSN_SEQUENCE_ERROR)
+    {
+        // The responder expects seq: everything before it arrived.
+        if (seq < m_rs.sndUna || seq > m_rs.highestSent)
+        {
+            NS_LOG_LOGIC("qp " << m_qpn << " ignores a stale NAK for seq " << seq);
+            return;
+        }
+        ++m_naksReceived;
+        m_nakTrace(seq);
+        AdvanceUna(seq);
+        m_lr->OnNak(m_rs, seq);
+        m_ccState.bytesInFlight = (m_rs.sndNxt - m_rs.sndUna) * uint64_t(m_params.mtu);
+    }
+    else
+    {
+        NS_LOG_WARN("qp " << m_qpn << " ignores AETH syndrome " << unsigned(aeth.GetSyndrome()));
+        return;
+    }
+    m_txReady();
+}
+
+void
+RdmaQueuePair::ReceiveCnp()
+{
+    ++m_cnpsReceived;
+    m_cnpRxTrace();
+    m_cc->OnCnp(m_ccState);
+    m_txReady();
+}
+
+void
+RdmaQueuePair::ReceiveData(Ptr<Packet> payload, const RdmaBthHeader& bth, bool ecnCe)
+{
+    if (ecnCe && (!m_cnpSent || Simulator::Now() - m_lastCnpTime >= m_params.cnpInterval))
+    {
+        SendCnp();
+    }
+    const uint8_t opcode = bth.GetOpcode();
+    const uint64_t seq = PsnToSeq(bth.GetPsn(), m_rxExpected);
+    if (seq < m_rxExpected)
+    {
+        // Duplicate (a go-back-N resend or a lost ACK): re-acknowledge so the requester
+        // moves on, once per burst or whenever the packet asks for an ACK.
+        ++m_duplicates;
+        if (!m_dupAckSent || bth.GetAckRequest())
+        {
+            m_dupAckSent = true;
+            SendAck(m_rxExpected - 1, RdmaAethHeader::AckSyndrome());
+        }
+        return;
+    }
+    if (seq > m_rxExpected && !m_lr->PlacesOutOfOrder())
+    {
+        ++m_oooDiscards;
+        m_oooDiscardTrace(seq);
+        if (!m_nakOutstanding)
+        {
+            m_nakOutstanding = true;
+            ++m_naksSent;
+            SendAck(m_rxExpected, RdmaAethHeader::NakSyndrome(RdmaAethHeader::NAK_PSN_SEQUENCE_ERROR));
+        }
+        return;
+    }
+    NS_ABORT_MSG_IF(seq > m_rxExpected,
+                    "out-of-order placement is not supported by loss recovery "
+                        << m_lr->GetName());
+
+    // In order: place it.
+    m_nakOutstanding = false;
+    m_dupAckSent = false;
+    m_rxExpected = seq + 1;
+    const uint32_t payloadBytes =
+        payload->GetSize() - RdmaIcrcTrailer().GetSerializedSize() - bth.GetPadCount() -
+        (RdmaBthHeader::HasReth(opcode) ? 16u : 0u);
+    if (RdmaBthHeader::IsFirstOrOnly(opcode))
+    {
+        m_rxMessageBytes = 0;
+        m_rxMessageStart = Simulator::Now();
+        m_rxOpcode = RdmaBthHeader::IsWrite(opcode) ? RdmaWorkRequest::WRITE : RdmaWorkRequest::SEND;
+    }
+    m_rxMessageBytes += payloadBytes;
+    m_bytesReceived += payloadBytes;
+    const bool last = RdmaBthHeader::IsLastOrOnly(opcode);
+    if (last)
+    {
+        m_msn = (m_msn + 1) & PSN_MASK;
+        RdmaCompletion c;
+        c.qpn = m_qpn;
+        c.opcode = m_rxOpcode;
+        c.length = m_rxMessageBytes;
+        c.postTime = m_rxMessageStart;
+        c.completionTime = Simulator::Now();
+        m_recvCompleteTrace(c);
+        if (!m_recvCompletion.IsNull())
+        {
+            m_recvCompletion(c);
+        }
+    }
+    if (++m_unackedPackets >= m_params.ackInterval || bth.GetAckRequest() || last)
+    {
+        m_unackedPackets = 0;
+        SendAck(seq, RdmaAethHeader::AckSyndrome());
+    }
+}
+
+void
+RdmaQueuePair::SendAck(uint64_t seq, uint8_t syndrome)
+{
+    Ptr<Packet> p = Create<Packet>(0);
+    p->AddTrailer(RdmaIcrcTrailer());
+    RdmaAethHeader aeth;
+    aeth.SetSyndrome(syndrome);
+    aeth.SetMsn(m_msn);
+    p->AddHeader(aeth);
+    RdmaBthHeader bth;
+    bth.SetOpcode(RC_ACKNOWLEDGE);
+    bth.SetPartitionKey(m_params.partitionKey);
+    bth.SetDestQp(m_remoteQpn);
+    bth.SetPsn(SeqToPsn(seq));
+    p->AddHeader(bth);
+    AddTransportHeaders(p, m_dscp, Ipv4Header::ECN_NotECT);
+    m_sendControl(p, GetTrafficClass());
+}
+
+void
+RdmaQueuePair::SendCnp()
+{
+    m_cnpSent = true;
+    m_lastCnpTime = Simulator::Now();
+    ++m_cnpsSent;
+    Ptr<Packet> p = Create<Packet>(CNP_RESERVED_BYTES);
+    p->AddTrailer(RdmaIcrcTrailer());
+    RdmaBthHeader bth;
+    bth.SetOpcode(CNP);
+    bth.SetPartitionKey(m_params.partitionKey);
+    bth.SetBecn(true);
+    bth.SetDestQp(m_remoteQpn);
+    bth.SetPsn(0);
+    p->AddHeader(bth);
+    AddTransportHeaders(p, m_params.cnpDscp, Ipv4Header::ECN_NotECT);
+    m_sendControl(p, m_params.cnpDscp >> 3);
+}
+
+const RdmaCcState&
+RdmaQueuePair::GetCcState() const
+{
+    return m_ccState;
+}
+
+Ptr<RdmaCongestionControl>
+RdmaQueuePair::GetCongestionControl() const
+{
+    return m_cc;
+}
+
+Ptr<RdmaLossRecovery>
+RdmaQueuePair::GetLossRecovery() const
+{
+    return m_lr;
+}
+
+uint64_t
+RdmaQueuePair::GetPacketsSent() const
+{
+    return m_packetsSent;
+}
+
+uint64_t
+RdmaQueuePair::GetRetransmissions() const
+{
+    return m_retransmissions;
+}
+
+uint64_t
+RdmaQueuePair::GetTimeouts() const
+{
+    return m_timeouts;
+}
+
+uint64_t
+RdmaQueuePair::GetNaksReceived() const
+{
+    return m_naksReceived;
+}
+
+uint64_t
+RdmaQueuePair::GetNaksSent() const
+{
+    return m_naksSent;
+}
+
+uint64_t
+RdmaQueuePair::GetCnpsReceived() const
+{
+    return m_cnpsReceived;
+}
+
+uint64_t
+RdmaQueuePair::GetCnpsSent() const
+{
+    return m_cnpsSent;
+}
+
+uint64_t
+RdmaQueuePair::GetOutOfOrderDiscards() const
+{
+    return m_oooDiscards;
+}
+
+uint64_t
+RdmaQueuePair::GetDuplicatesReceived() const
+{
+    return m_duplicates;
+}
+
+uint32_t
+RdmaQueuePair::GetOutstandingWorkRequests() const
+{
+    return static_cast<uint32_t>(m_txMessages.size());
+}
+
+uint64_t
+RdmaQueuePair::GetBytesAcked() const
+{
+    return m_bytesAcked;
+}
+
+uint64_t
+RdmaQueuePair::GetBytesReceived() const
+{
+    return m_bytesReceived;
+}
+
+} // namespace ns3

@@ -1,0 +1,306 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef RDMA_QUEUE_PAIR_H
+#define RDMA_QUEUE_PAIR_H
+
+#include "rdma-cc-state.h"
+#include "rdma-loss-recovery.h"
+#include "rdma-work-request.h"
+
+#include "ns3/callback.h"
+#include "ns3/event-id.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/object.h"
+#include "ns3/packet.h"
+#include "ns3/traced-callback.h"
+
+#include <deque>
+#include <vector>
+
+namespace ns3
+{
+
+class RdmaCongestionControl;
+class RdmaBthHeader;
+class RdmaAethHeader;
+
+/**
+ * \ingroup rdma
+ * \brief NIC-wide settings a queue pair needs, copied into it when it is created.
+ */
+struct RdmaQpParameters
+{
+    uint32_t mtu{1024};          //!< payload bytes per packet (IB path MTU)
+    uint32_t ackInterval{1};     //!< responder: ACK every this many in-order packets
+    Time retransmitTimeout;      //!< requester: local ACK timeout
+    Time cnpInterval;            //!< responder: minimum gap between CNPs of one QP
+    uint8_t cnpDscp{48};         //!< DSCP of CNPs
+    bool ecnCapable{true};       //!< data packets are sent ECT(0)
+    uint16_t partitionKey{0xFFFF}; //!< BTH P_Key
+};
+
+/**
+ * \ingroup rdma
+ * \brief A reliable-connected (RC) queue pair of a RoCEv2 NIC: requester and responder.
+ *
+ * Requester: segments posted WRITE and SEND work requests into packets of at most the
+ * path MTU (IBTA vol. 1 §9.4 opcodes FIRST/MIDDLE/LAST/ONLY, RETH in the first packet of a
+ * WRITE, AckReq on the last), paces them at the congestion control's rate, completes a
+ * work request when its last PSN is acknowledged, and recovers losses through the
+ * pluggable RdmaLossRecovery (NAK) and a retransmission timer.
+ * Responder: accepts packets in PSN order, acknowledges every AckInterval packets and every
+ * packet that requests it, NAKs a PSN gap once (§9.7.5.1.2), re-acknowledges duplicates,
+ * and sends a CNP (RoCEv2 annex A17.9) for CE-marked packets at most once per CnpInterval.
+ *
+ * Sequence numbers are kept as 64-bit counters; the BTH carries (InitialPsn + seq) mod 2^24,
+ * and received PSNs are unwrapped relative to the expected one, so PSN wrap-around is
+ * transparent.
+ */
+class RdmaQueuePair : public Object
+{
+  public:
+    /// Completion notification.
+    typedef Callback<void, const RdmaCompletion&> CompletionCallback;
+    /// Hands a control packet (ACK, NAK, CNP: IPv4 packet) and its class to the NIC.
+    typedef Callback<void, Ptr<Packet>, uint8_t> ControlSendCallback;
+
+    /// TracedCallback signature for sequence events.
+    typedef void (*SequenceTracedCallback)(uint64_t seq);
+    /// TracedCallback signature for transmissions.
+    typedef void (*TxTracedCallback)(uint64_t seq, bool retransmission);
+    /// TracedCallback signature for completions.
+    typedef void (*CompletionTracedCallback)(const RdmaCompletion& completion);
+
+    /// Width of the BTH PSN field.
+    static constexpr uint32_t PSN_MASK = 0xFFFFFF;
+    /// RoCEv2 UDP destination port (IANA).
+    static constexpr uint16_t ROCEV2_PORT = 4791;
+
+    /**
+     * \brief Get the TypeId
+     * \return the TypeId for this class
+     */
+    static TypeId GetTypeId();
+
+    RdmaQueuePair();
+    ~RdmaQueuePair() override;
+
+    /**
+     * Called by the NIC when it creates the queue pair.
+     * \param qpn local queue pair number
+     * \param localAddress the NIC's IPv4 address
+     * \param lineRate the NIC port's rate
+     * \param params NIC-wide settings
+     * \param cc this queue pair's congestion control (already forked)
+     * \param lr this queue pair's loss recovery (already forked)
+     * \param txReady called when the queue pair may have become eligible to send
+     * \param sendControl sends an ACK/NAK/CNP
+     */
+    void Setup(uint32_t qpn,
+               Ipv4Address localAddress,
+               DataRate lineRate,
+               const RdmaQpParameters& params,
+               Ptr<RdmaCongestionControl> cc,
+               Ptr<RdmaLossRecovery> lr,
+               Callback<void> txReady,
+               ControlSendCallback sendControl);
+
+    /**
+     * Connect to the remote queue pair (verbs: modify to RTR and RTS).
+     * \param remoteAddress the remote NIC's IPv4 address
+     * \param remoteQpn the remote queue pair number
+     */
+    void Connect(Ipv4Address remoteAddress, uint32_t remoteQpn);
+
+    /**
+     * Post a work request to the send queue.
+     * \param wr the work request
+     */
+    void PostSend(const RdmaWorkRequest& wr);
+
+    /// \param cb called when a posted work request completes
+    void SetSendCompletionCallback(CompletionCallback cb);
+    /// \param cb called when an incoming message has been fully placed in order
+    void SetReceiveCompletionCallback(CompletionCallback cb);
+
+    /// \return the local queue pair number
+    uint32_t GetQpn() const;
+    /// \return the remote queue pair number
+    uint32_t GetRemoteQpn() const;
+    /// \return the remote NIC's address
+    Ipv4Address GetRemoteAddress() const;
+    /// \return the traffic class of the queue pair's data (DSCP >> 3)
+    uint8_t GetTrafficClass() const;
+    /// \return the UDP source port (ECMP entropy)
+    uint16_t GetSourcePort() const;
+
+    /// \return true if there are packets to (re)transmit and the window allows one
+    bool HasDataToSend() const;
+    /// \return earliest time the pacer allows the next packet
+    Time GetNextSendTime() const;
+    /**
+     * Build the next data packet and advance the send state. Only call when
+     * HasDataToSend() and GetNextSendTime() <= now.
+     * \return the IPv4 packet
+     */
+    Ptr<Packet> GetNextPacket();
+
+    /**
+     * A data packet for this queue pair arrived (responder side).
+     * \param payload the packet after the BTH (RETH, payload, ICRC)
+     * \param bth its BTH
+     * \param ecnCe true if the IPv4 ECN field was CE
+     */
+    void ReceiveData(Ptr<Packet> payload, const RdmaBthHeader& bth, bool ecnCe);
+    /**
+     * An ACK or NAK arrived (requester side).
+     * \param bth its BTH
+     * \param aeth its AETH
+     */
+    void ReceiveAck(const RdmaBthHeader& bth, const RdmaAethHeader& aeth);
+    /// A CNP arrived (requester side).
+    void ReceiveCnp();
+
+    /// \return the congestion control state (rate, window)
+    const RdmaCcState& GetCcState() const;
+    /// \return the congestion control in use
+    Ptr<RdmaCongestionControl> GetCongestionControl() const;
+    /// \return the loss recovery in use
+    Ptr<RdmaLossRecovery> GetLossRecovery() const;
+
+    /// \return data packets transmitted, retransmissions included
+    uint64_t GetPacketsSent() const;
+    /// \return data packets transmitted more than once
+    uint64_t GetRetransmissions() const;
+    /// \return retransmission timeouts
+    uint64_t GetTimeouts() const;
+    /// \return NAKs received
+    uint64_t GetNaksReceived() const;
+    /// \return NAKs sent (responder)
+    uint64_t GetNaksSent() const;
+    /// \return CNPs received
+    uint64_t GetCnpsReceived() const;
+    /// \return CNPs sent (responder)
+    uint64_t GetCnpsSent() const;
+    /// \return out-of-order packets the responder discarded
+    uint64_t GetOutOfOrderDiscards() const;
+    /// \return duplicate packets the responder received
+    uint64_t GetDuplicatesReceived() const;
+    /// \return work requests posted and not yet completed
+    uint32_t GetOutstandingWorkRequests() const;
+    /// \return payload bytes acknowledged so far
+    uint64_t GetBytesAcked() const;
+    /// \return payload bytes received in order (responder)
+    uint64_t GetBytesReceived() const;
+
+    /**
+     * Convert a sequence number to the 24-bit PSN carried in the BTH.
+     * \param seq the 64-bit sequence
+     * \return the PSN
+     */
+    uint32_t SeqToPsn(uint64_t seq) const;
+
+    /**
+     * Unwrap a received 24-bit PSN to the sequence number nearest to a reference.
+     * \param psn the PSN from the wire
+     * \param reference a sequence number known to be within 2^23 of the answer
+     * \return the 64-bit sequence number
+     */
+    uint64_t PsnToSeq(uint32_t psn, uint64_t reference) const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// A work request being sent.
+    struct TxMessage
+    {
+        RdmaWorkRequest wr;
+        uint64_t firstSeq;   //!< sequence of its first packet
+        uint64_t numPackets; //!< packets it takes
+        Time postTime;
+    };
+
+    /// \return index in m_txMessages of the message holding seq
+    std::size_t FindMessage(uint64_t seq);
+    /// Advance sndUna to newUna, completing finished work requests.
+    void AdvanceUna(uint64_t newUna);
+    /// (Re)arm the retransmission timer.
+    void ArmRetransmitTimer();
+    /// The retransmission timer expired.
+    void RetransmitTimeout();
+    /// Build and send an ACK (syndrome ACK) or a NAK for the given sequence.
+    void SendAck(uint64_t seq, uint8_t syndrome);
+    /// Build and send a CNP.
+    void SendCnp();
+    /// Add UDP and IPv4 headers.
+    void AddTransportHeaders(Ptr<Packet> p, uint8_t dscp, uint8_t ecn) const;
+    /// Remember the send time of a sequence for RTT samples.
+    void RecordSendTime(uint64_t seq);
+
+    // configuration
+    uint32_t m_qpn{0};
+    uint32_t m_remoteQpn{0};
+    Ipv4Address m_localAddress;
+    Ipv4Address m_remoteAddress;
+    bool m_connected{false};
+    uint32_t m_initialPsn;
+    uint8_t m_dscp;
+    uint16_t m_sourcePort;
+    RdmaQpParameters m_params;
+    Ptr<RdmaCongestionControl> m_cc;
+    Ptr<RdmaLossRecovery> m_lr;
+    Callback<void> m_txReady;
+    ControlSendCallback m_sendControl;
+    CompletionCallback m_sendCompletion;
+    CompletionCallback m_recvCompletion;
+
+    // requester
+    RdmaCcState m_ccState;
+    RdmaRecoveryState m_rs;
+    uint64_t m_seqEnd{0}; //!< one past the last sequence of posted work
+    std::deque<TxMessage> m_txMessages;
+    std::size_t m_cursor{0};
+    Time m_nextSendTime;
+    EventId m_rtoEvent;
+    std::vector<Time> m_sendTimes; //!< ring of send times, indexed by seq
+    uint16_t m_ipId{0};
+    uint64_t m_bytesAcked{0};
+
+    // responder
+    uint64_t m_rxExpected{0};
+    bool m_nakOutstanding{false};
+    bool m_dupAckSent{false};
+    uint32_t m_msn{0};
+    uint32_t m_unackedPackets{0};
+    uint64_t m_rxMessageBytes{0};
+    Time m_rxMessageStart;
+    RdmaWorkRequest::Opcode m_rxOpcode{RdmaWorkRequest::WRITE};
+    Time m_lastCnpTime;
+    bool m_cnpSent{false};
+    uint64_t m_bytesReceived{0};
+
+    // counters
+    uint64_t m_packetsSent{0};
+    uint64_t m_retransmissions{0};
+    uint64_t m_timeouts{0};
+    uint64_t m_naksReceived{0};
+    uint64_t m_naksSent{0};
+    uint64_t m_cnpsReceived{0};
+    uint64_t m_cnpsSent{0};
+    uint64_t m_oooDiscards{0};
+    uint64_t m_duplicates{0};
+
+    TracedCallback<uint64_t, bool> m_txTrace;
+    TracedCallback<uint64_t> m_timeoutTrace;
+    TracedCallback<uint64_t> m_nakTrace;
+    TracedCallback<uint64_t> m_oooDiscardTrace;
+    TracedCallback<> m_cnpRxTrace;
+    TracedCallback<const RdmaCompletion&> m_sendCompleteTrace;
+    TracedCallback<const RdmaCompletion&> m_recvCompleteTrace;
+};
+
+} // namespace ns3
+
+#endif /* RDMA_QUEUE_PAIR_H */

@@ -1,0 +1,697 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "rdma-switch.h"
+
+#include "ns3/abort.h"
+#include "ns3/boolean.h"
+#include "ns3/double.h"
+#include "ns3/ipv4-header.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/pointer.h"
+#include "ns3/rdma-channel.h"
+#include "ns3/rdma-net-device.h"
+#include "ns3/simulator.h"
+#include "ns3/trace-source-accessor.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RdmaSwitch");
+
+NS_OBJECT_ENSURE_REGISTERED(RdmaSwitch);
+
+namespace
+{
+/// Bytes of an IPv4 header without options.
+constexpr uint32_t IPV4_HEADER_BYTES = 20;
+/// Bytes copied from a packet to read the 5-tuple: IPv4 header and the two ports.
+constexpr uint32_t PARSE_BYTES = IPV4_HEADER_BYTES + 8;
+/// Largest IPv4 header (IHL 15) plus the two ports.
+constexpr uint32_t PARSE_BYTES_MAX = 60 + 4;
+/// Bytes of an Ethernet II header (no 802.1Q tag).
+constexpr uint32_t ETHERNET_HEADER_BYTES = 14;
+/// PFC pause time of an XOFF frame, quanta.
+constexpr uint16_t XOFF_QUANTA = 0xFFFF;
+/// IP protocol numbers whose first four payload bytes are source and destination ports.
+constexpr uint8_t IPPROTO_TCP_NUMBER = 6;
+constexpr uint8_t IPPROTO_UDP_NUMBER = 17;
+
+/**
+ * SplitMix64 finalizer (Steele, Lea, Flood 2014; Stafford's Mix13 constants): a
+ * bijection of 64-bit integers in which every input bit affects every output bit.
+ * \param z input
+ * \return mixed value
+ */
+inline uint64_t
+Mix64(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/// \return big-endian 32-bit value at p
+inline uint32_t
+ReadU32(const uint8_t* p)
+{
+    return (uint32_t(p[0]) << 24) | (uint32_t(p[1]) << 16) | (uint32_t(p[2]) << 8) | p[3];
+}
+
+/// \return big-endian 16-bit value at p
+inline uint16_t
+ReadU16(const uint8_t* p)
+{
+    return static_cast<uint16_t>((p[0] << 8) | p[1]);
+}
+
+/**
+ * Lemire's multiply-shift reduction of the high 32 bits of a hash to [0, n).
+ * \param hash the hash
+ * \param n range
+ * \return index
+ */
+inline uint32_t
+ReduceToRange(uint64_t hash, uint32_t n)
+{
+    return static_cast<uint32_t>(((hash >> 32) * n) >> 32);
+}
+} // namespace
+
+TypeId
+RdmaSwitch::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::RdmaSwitch")
+            .SetParent<Object>()
+            .SetGroupName("Rdma")
+            .AddConstructor<RdmaSwitch>()
+            .AddAttribute("EcnEnabled",
+                          "Mark ECN-capable packets CE by RED on the egress queue length.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&RdmaSwitch::m_ecnEnabled),
+                          MakeBooleanChecker())
+            .AddAttribute("EcnKmin",
+                          "RED minimum threshold, bytes of the egress (port, class) queue "
+                          "(DCQCN, SIGCOMM 2015: 5 KB).",
+                          UintegerValue(5000),
+                          MakeUintegerAccessor(&RdmaSwitch::m_kmin),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("EcnKmax",
+                          "RED maximum threshold, bytes (DCQCN: 200 KB). Above it every "
+                          "ECN-capable packet is marked.",
+                          UintegerValue(200000),
+                          MakeUintegerAccessor(&RdmaSwitch::m_kmax),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("EcnPmax",
+                          "RED marking probability at EcnKmax (DCQCN: 1%).",
+                          DoubleValue(0.01),
+                          MakeDoubleAccessor(&RdmaSwitch::m_pmax),
+                          MakeDoubleChecker<double>())
+            .AddAttribute("EcmpSeed",
+                          "Seed of the ECMP hash; 0: derived from the node id, so that "
+                          "switches hash differently.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&RdmaSwitch::m_ecmpSeed),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("Mmu",
+                          "The shared-buffer MMU (an RdmaSwitchMmu is created if not set).",
+                          PointerValue(),
+                          MakePointerAccessor(&RdmaSwitch::m_mmu),
+                          MakePointerChecker<RdmaSwitchMmu>())
+            .AddTraceSource("Drop",
+                            "A packet was dropped: packet, reason name, port, class.",
+                            MakeTraceSourceAccessor(&RdmaSwitch::m_dropTrace),
+                            "ns3::RdmaSwitch::DropTracedCallback")
+            .AddTraceSource("EcnMark",
+                            "A packet was marked CE: packet, egress port, class, queue bytes.",
+                            MakeTraceSourceAccessor(&RdmaSwitch::m_ecnMarkTrace),
+                            "ns3::RdmaSwitch::EcnMarkTracedCallback")
+            .AddTraceSource("Pfc",
+                            "A PFC frame was sent: ingress port, class, true for XOFF.",
+                            MakeTraceSourceAccessor(&RdmaSwitch::m_pfcTrace),
+                            "ns3::RdmaSwitch::PfcTracedCallback")
+            .AddTraceSource("EgressQueue",
+                            "An egress queue changed: port, class, bytes.",
+                            MakeTraceSourceAccessor(&RdmaSwitch::m_egressQueueTrace),
+                            "ns3::RdmaSwitch::EgressQueueTracedCallback");
+    return tid;
+}
+
+RdmaSwitch::RdmaSwitch()
+{
+    NS_LOG_FUNCTION(this);
+    m_rng = CreateObject<UniformRandomVariable>();
+}
+
+RdmaSwitch::~RdmaSwitch()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+RdmaSwitch::NotifyConstructionCompleted()
+{
+    // The attributes have been set; the Mmu attribute's initial value is null.
+    if (!m_mmu)
+    {
+        m_mmu = CreateObject<RdmaSwitchMmu>();
+    }
+    Object::NotifyConstructionCompleted();
+}
+
+void
+RdmaSwitch::NotifyNewAggregate()
+{
+    if (!m_node)
+    {
+        m_node = GetObject<Node>();
+    }
+    Object::NotifyNewAggregate();
+}
+
+void
+RdmaSwitch::DoInitialize()
+{
+    NS_LOG_FUNCTION(this);
+    CheckConfig();
+    m_mmu->Validate();
+    Object::DoInitialize();
+}
+
+void
+RdmaSwitch::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    for (auto& ev : m_refreshEvents)
+    {
+        ev.Cancel();
+    }
+    for (auto& dev : m_ports)
+    {
+        dev->SetDequeueCallback(RdmaNetDevice::DequeueCallback());
+    }
+    m_refreshEvents.clear();
+    m_ports.clear();
+    m_ingressFifo.clear();
+    m_routes.clear();
+    m_node = nullptr;
+    m_mmu = nullptr;
+    m_rng = nullptr;
+    Object::DoDispose();
+}
+
+const char*
+RdmaSwitch::DropReasonName(DropReason reason)
+{
+    switch (reason)
+    {
+    case NO_ROUTE:
+        return "NO_ROUTE";
+    case LOSSY_BUFFER_LIMIT:
+        return "LOSSY_BUFFER_LIMIT";
+    case HEADROOM_OVERFLOW:
+        return "HEADROOM_OVERFLOW";
+    case EGRESS_QUEUE_LIMIT:
+        return "EGRESS_QUEUE_LIMIT";
+    case MALFORMED_PACKET:
+        return "MALFORMED_PACKET";
+    default:
+        return "UNKNOWN";
+    }
+}
+
+void
+RdmaSwitch::CheckConfig() const
+{
+    NS_ABORT_MSG_IF(m_kmin > m_kmax,
+                    "RdmaSwitch: EcnKmin " << m_kmin << " B is larger than EcnKmax " << m_kmax
+                                           << " B; RED needs EcnKmin <= EcnKmax");
+    NS_ABORT_MSG_IF(!(m_pmax >= 0.0 && m_pmax <= 1.0),
+                    "RdmaSwitch: EcnPmax " << m_pmax
+                                           << " is not a probability; it must be in [0, 1]");
+    NS_ABORT_MSG_IF(!m_mmu, "RdmaSwitch: the Mmu attribute is null");
+}
+
+void
+RdmaSwitch::SetNode(Ptr<Node> node)
+{
+    NS_LOG_FUNCTION(this << node);
+    m_node = node;
+}
+
+Ptr<Node>
+RdmaSwitch::GetNode() const
+{
+    return m_node;
+}
+
+uint32_t
+RdmaSwitch::AddPort(Ptr<RdmaNetDevice> device)
+{
+    NS_LOG_FUNCTION(this << device);
+    NS_ABORT_MSG_IF(!device, "RdmaSwitch::AddPort: null device");
+    if (!m_node)
+    {
+        m_node = device->GetNode();
+    }
+    NS_ABORT_MSG_IF(!m_node || device->GetNode() != m_node,
+                    "RdmaSwitch::AddPort: the device is not a device of the switch's node "
+                    "(install it on the node first)");
+    NS_ABORT_MSG_IF(std::find(m_ports.begin(), m_ports.end(), device) != m_ports.end(),
+                    "RdmaSwitch::AddPort: the device is already port "
+                        << (std::find(m_ports.begin(), m_ports.end(), device) - m_ports.begin()));
+    Ptr<RdmaChannel> channel = device->GetRdmaChannel();
+    NS_ABORT_MSG_IF(!channel,
+                    "RdmaSwitch::AddPort: the device has no channel; attach it (RdmaLinkHelper) "
+                    "before adding it, the MMU needs the cable delay for the PFC headroom");
+    CheckConfig();
+    NS_ABORT_MSG_IF(m_mmu->GetNPorts() != m_ports.size(),
+                    "RdmaSwitch::AddPort: the MMU has "
+                        << m_mmu->GetNPorts() << " ports but the switch " << m_ports.size()
+                        << "; an MMU serves one switch");
+
+    const uint32_t maxFrameWire =
+        RdmaNetDevice::WireBytes(device->GetMtu() + ETHERNET_HEADER_BYTES);
+    const uint32_t port = m_mmu->AddPort(device->GetDataRate(), channel->GetDelay(), maxFrameWire);
+    m_ports.push_back(device);
+    const uint32_t ifIndex = device->GetIfIndex();
+    if (ifIndex >= m_ifIndexToPort.size())
+    {
+        m_ifIndexToPort.resize(ifIndex + 1, NO_PORT);
+    }
+    m_ifIndexToPort[ifIndex] = port;
+    m_ingressFifo.emplace_back();
+    m_refreshEvents.emplace_back();
+
+    m_node->RegisterProtocolHandler(MakeCallback(&RdmaSwitch::ReceiveFromDevice, this),
+                                    RdmaNetDevice::ETHERTYPE_IPV4,
+                                    device);
+    device->SetDequeueCallback(MakeCallback(&RdmaSwitch::DeviceDequeue, this, port));
+    NS_LOG_INFO("port " << port << ": " << device->GetDataRate() << ", delay "
+                        << channel->GetDelay() << ", headroom " << m_mmu->GetHeadroom(port)
+                        << " B");
+    return port;
+}
+
+uint32_t
+RdmaSwitch::GetNPorts() const
+{
+    return static_cast<uint32_t>(m_ports.size());
+}
+
+Ptr<RdmaNetDevice>
+RdmaSwitch::GetPort(uint32_t i) const
+{
+    NS_ABORT_MSG_IF(i >= m_ports.size(),
+                    "RdmaSwitch::GetPort: port "
+                        << i << " does not exist (ports: " << m_ports.size() << ")");
+    return m_ports[i];
+}
+
+void
+RdmaSwitch::AddRoute(Ipv4Address dst, uint32_t port)
+{
+    NS_LOG_FUNCTION(this << dst << port);
+    NS_ABORT_MSG_IF(port >= m_ports.size(),
+                    "RdmaSwitch::AddRoute: port "
+                        << port << " for " << dst << " does not exist (ports 0.."
+                        << static_cast<int64_t>(m_ports.size()) - 1 << "); add the port first");
+    std::vector<uint32_t>& ports = m_routes[dst.Get()];
+    if (std::find(ports.begin(), ports.end(), port) == ports.end())
+    {
+        ports.push_back(port);
+    }
+}
+
+void
+RdmaSwitch::ClearRoutes()
+{
+    NS_LOG_FUNCTION(this);
+    m_routes.clear();
+}
+
+const std::vector<uint32_t>&
+RdmaSwitch::GetRoutes(Ipv4Address dst) const
+{
+    static const std::vector<uint32_t> none;
+    auto it = m_routes.find(dst.Get());
+    return it == m_routes.end() ? none : it->second;
+}
+
+uint64_t
+RdmaSwitch::FlowHash(uint32_t src,
+                     uint32_t dst,
+                     uint8_t protocol,
+                     uint16_t srcPort,
+                     uint16_t dstPort,
+                     uint64_t seed)
+{
+    const uint64_t addresses = (uint64_t(src) << 32) | dst;
+    const uint64_t rest = (uint64_t(protocol) << 32) | (uint64_t(srcPort) << 16) | dstPort;
+    return Mix64(Mix64(addresses ^ Mix64(seed + 0x9e3779b97f4a7c15ULL)) + rest);
+}
+
+uint64_t
+RdmaSwitch::GetEffectiveEcmpSeed() const
+{
+    if (m_ecmpSeed != 0)
+    {
+        return m_ecmpSeed;
+    }
+    // Outside the range of the 32-bit attribute, so that no explicit seed collides.
+    return (1ULL << 32) | (m_node ? m_node->GetId() : 0);
+}
+
+int64_t
+RdmaSwitch::SelectEgressPort(Ipv4Address src,
+                             Ipv4Address dst,
+                             uint8_t protocol,
+                             uint16_t srcPort,
+                             uint16_t dstPort) const
+{
+    const std::vector<uint32_t>& routes = GetRoutes(dst);
+    if (routes.empty())
+    {
+        return -1;
+    }
+    if (routes.size() == 1)
+    {
+        return routes[0];
+    }
+    const uint64_t h =
+        FlowHash(src.Get(), dst.Get(), protocol, srcPort, dstPort, GetEffectiveEcmpSeed());
+    return routes[ReduceToRange(h, static_cast<uint32_t>(routes.size()))];
+}
+
+Ptr<RdmaSwitchMmu>
+RdmaSwitch::GetMmu() const
+{
+    return m_mmu;
+}
+
+double
+RdmaSwitch::MarkProbability(uint64_t queueBytes, uint64_t kmin, uint64_t kmax, double pmax)
+{
+    if (queueBytes <= kmin)
+    {
+        return 0.0;
+    }
+    if (queueBytes > kmax)
+    {
+        return 1.0;
+    }
+    return pmax * static_cast<double>(queueBytes - kmin) / static_cast<double>(kmax - kmin);
+}
+
+bool
+RdmaSwitch::DecideEcnMark(uint64_t queueBytes)
+{
+    const double p = MarkProbability(queueBytes, m_kmin, m_kmax, m_pmax);
+    if (p <= 0.0)
+    {
+        return false;
+    }
+    if (p >= 1.0)
+    {
+        return true;
+    }
+    return m_rng->GetValue() < p;
+}
+
+int64_t
+RdmaSwitch::AssignStreams(int64_t stream)
+{
+    NS_LOG_FUNCTION(this << stream);
+    m_rng->SetStream(stream);
+    return 1;
+}
+
+void
+RdmaSwitch::ReceiveFromDevice(Ptr<NetDevice> device,
+                              Ptr<const Packet> packet,
+                              uint16_t protocol,
+                              const Address& /* from */,
+                              const Address& /* to */,
+                              NetDevice::PacketType /* packetType */)
+{
+    NS_LOG_FUNCTION(this << device << packet << protocol);
+    const uint32_t ifIndex = device->GetIfIndex();
+    const uint32_t inPort = ifIndex < m_ifIndexToPort.size() ? m_ifIndexToPort[ifIndex] : NO_PORT;
+    NS_ABORT_MSG_IF(inPort == NO_PORT,
+                    "RdmaSwitch: packet received on device " << ifIndex
+                                                             << " which is not a switch port");
+
+    // Parse the IPv4 header and the transport ports once, from the raw bytes.
+    uint8_t hdr[PARSE_BYTES_MAX];
+    const uint32_t size = packet->GetSize();
+    if (size < IPV4_HEADER_BYTES)
+    {
+        DropPacket(packet, MALFORMED_PACKET, inPort, 0);
+        return;
+    }
+    uint32_t copied = packet->CopyData(hdr, PARSE_BYTES);
+    const uint32_t ihl = (hdr[0] & 0x0fU) * 4;
+    const uint8_t tos = hdr[1];
+    const uint8_t cls = tos >> 5; // DSCP >> 3
+    if ((hdr[0] >> 4) != 4 || ihl < IPV4_HEADER_BYTES || ihl > size)
+    {
+        DropPacket(packet, MALFORMED_PACKET, inPort, cls);
+        return;
+    }
+    const uint8_t ipProtocol = hdr[9];
+    const bool hasChecksum = hdr[10] != 0 || hdr[11] != 0;
+    const uint32_t src = ReadU32(hdr + 12);
+    const uint32_t dst = ReadU32(hdr + 16);
+    uint16_t srcPort = 0;
+    uint16_t dstPort = 0;
+    if (ipProtocol == IPPROTO_UDP_NUMBER || ipProtocol == IPPROTO_TCP_NUMBER)
+    {
+        if (ihl + 4 > copied && ihl + 4 <= size)
+        {
+            copied = packet->CopyData(hdr, ihl + 4); // IPv4 options: rare
+        }
+        if (ihl + 4 <= copied)
+        {
+            srcPort = ReadU16(hdr + ihl);
+            dstPort = ReadU16(hdr + ihl + 2);
+        }
+    }
+
+    // Route lookup and ECMP.
+    auto it = m_routes.find(dst);
+    if (it == m_routes.end() || it->second.empty())
+    {
+        DropPacket(packet, NO_ROUTE, inPort, cls);
+        return;
+    }
+    const std::vector<uint32_t>& routes = it->second;
+    uint32_t outPort = routes[0];
+    if (routes.size() > 1)
+    {
+        const uint64_t h = FlowHash(src, dst, ipProtocol, srcPort, dstPort, GetEffectiveEcmpSeed());
+        outPort = routes[ReduceToRange(h, static_cast<uint32_t>(routes.size()))];
+    }
+
+    // MMU admission.
+    const uint64_t queueBefore = m_mmu->GetEgressBytes(outPort, cls);
+    switch (m_mmu->Admit(inPort, outPort, cls, size))
+    {
+    case RdmaSwitchMmu::ADMITTED:
+        break;
+    case RdmaSwitchMmu::DROP_LOSSY_LIMIT:
+        DropPacket(packet, LOSSY_BUFFER_LIMIT, inPort, cls);
+        return;
+    case RdmaSwitchMmu::DROP_HEADROOM_OVERFLOW:
+        DropPacket(packet, HEADROOM_OVERFLOW, inPort, cls);
+        return;
+    case RdmaSwitchMmu::DROP_EGRESS_LIMIT:
+        DropPacket(packet, EGRESS_QUEUE_LIMIT, outPort, cls);
+        return;
+    }
+    if (m_mmu->CheckShouldPause(inPort, cls))
+    {
+        m_mmu->SetPaused(inPort, cls, true);
+        SendPfcFrame(inPort, static_cast<uint8_t>(1U << cls), true, false);
+    }
+
+    // ECN marking on the instantaneous egress queue length.
+    Ptr<Packet> copy = packet->Copy();
+    const uint8_t ecn = tos & 0x03U;
+    if (m_ecnEnabled && (ecn == Ipv4Header::ECN_ECT1 || ecn == Ipv4Header::ECN_ECT0) &&
+        DecideEcnMark(queueBefore))
+    {
+        MarkPacket(copy, hasChecksum, outPort, cls, queueBefore);
+    }
+
+    // Remember the ingress port before the device may dequeue synchronously.
+    m_ingressFifo[outPort][cls].push_back(inPort);
+    ++m_forwarded;
+    m_egressQueueTrace(outPort, cls, static_cast<uint32_t>(queueBefore + size));
+    m_ports[outPort]->Enqueue(copy, cls);
+}
+
+void
+RdmaSwitch::DeviceDequeue(uint32_t port,
+                          Ptr<RdmaNetDevice> /* device */,
+                          Ptr<const Packet> packet,
+                          uint8_t cls)
+{
+    NS_LOG_FUNCTION(this << port << packet << unsigned(cls));
+    std::deque<uint32_t>& fifo = m_ingressFifo[port][cls];
+    NS_ABORT_MSG_IF(fifo.empty(),
+                    "RdmaSwitch: port " << port << " class " << unsigned(cls)
+                                        << " dequeued a packet the switch did not queue");
+    const uint32_t inPort = fifo.front();
+    fifo.pop_front();
+    m_mmu->Release(inPort, port, cls, packet->GetSize());
+    m_egressQueueTrace(port, cls, static_cast<uint32_t>(m_mmu->GetEgressBytes(port, cls)));
+    if (m_mmu->CheckShouldResume(inPort, cls))
+    {
+        m_mmu->SetPaused(inPort, cls, false);
+        SendPfcFrame(inPort, static_cast<uint8_t>(1U << cls), false, false);
+    }
+}
+
+void
+RdmaSwitch::DropPacket(Ptr<const Packet> packet, DropReason reason, uint32_t port, uint8_t cls)
+{
+    NS_LOG_LOGIC("drop " << DropReasonName(reason) << " port " << port << " class " << unsigned(cls)
+                         << " packet " << packet->GetUid());
+    ++m_drops[reason];
+    m_dropTrace(packet, DropReasonName(reason), port, cls);
+}
+
+void
+RdmaSwitch::MarkPacket(Ptr<Packet> packet,
+                       bool checksum,
+                       uint32_t port,
+                       uint8_t cls,
+                       uint64_t queueBytes)
+{
+    Ipv4Header ip;
+    packet->RemoveHeader(ip);
+    ip.SetEcn(Ipv4Header::ECN_CE);
+    if (checksum)
+    {
+        ip.EnableChecksum();
+    }
+    packet->AddHeader(ip);
+    ++m_ecnMarks;
+    NS_LOG_LOGIC("CE mark port " << port << " class " << unsigned(cls) << " queue " << queueBytes);
+    m_ecnMarkTrace(packet, port, cls, static_cast<uint32_t>(queueBytes));
+}
+
+Time
+RdmaSwitch::GetRefreshInterval(uint32_t port) const
+{
+    return m_ports[port]->GetQuantumTime() * XOFF_QUANTA / 2;
+}
+
+void
+RdmaSwitch::SendPfcFrame(uint32_t port, uint8_t classMask, bool xoff, bool refresh)
+{
+    NS_LOG_FUNCTION(this << port << unsigned(classMask) << xoff << refresh);
+    std::array<uint16_t, NUM_CLASSES> quanta{};
+    for (uint32_t c = 0; c < NUM_CLASSES; ++c)
+    {
+        if ((classMask >> c) & 1U)
+        {
+            quanta[c] = xoff ? XOFF_QUANTA : 0;
+        }
+    }
+    m_ports[port]->SendPfc(classMask, quanta);
+    if (xoff)
+    {
+        ++m_pfcPauses;
+        m_pfcRefreshes += refresh ? 1 : 0;
+        if (!m_refreshEvents[port].IsRunning())
+        {
+            m_refreshEvents[port] = Simulator::Schedule(GetRefreshInterval(port),
+                                                        &RdmaSwitch::RefreshPause,
+                                                        this,
+                                                        port);
+        }
+    }
+    else
+    {
+        ++m_pfcResumes;
+        if (m_mmu->GetPausedMask(port) == 0)
+        {
+            m_refreshEvents[port].Cancel();
+        }
+    }
+    for (uint32_t c = 0; c < NUM_CLASSES; ++c)
+    {
+        if ((classMask >> c) & 1U)
+        {
+            m_pfcTrace(port, static_cast<uint8_t>(c), xoff);
+        }
+    }
+}
+
+void
+RdmaSwitch::RefreshPause(uint32_t port)
+{
+    const uint8_t mask = m_mmu->GetPausedMask(port);
+    if (mask != 0)
+    {
+        SendPfcFrame(port, mask, true, true);
+    }
+}
+
+uint64_t
+RdmaSwitch::GetDropCount(DropReason reason) const
+{
+    NS_ABORT_MSG_IF(reason >= NUM_DROP_REASONS,
+                    "RdmaSwitch::GetDropCount: reason " << reason << " is not a DropReason");
+    return m_drops[reason];
+}
+
+uint64_t
+RdmaSwitch::GetTotalDrops() const
+{
+    uint64_t total = 0;
+    for (uint64_t n : m_drops)
+    {
+        total += n;
+    }
+    return total;
+}
+
+uint64_t
+RdmaSwitch::GetEcnMarks() const
+{
+    return m_ecnMarks;
+}
+
+uint64_t
+RdmaSwitch::GetPfcPausesSent() const
+{
+    return m_pfcPauses;
+}
+
+uint64_t
+RdmaSwitch::GetPfcRefreshesSent() const
+{
+    return m_pfcRefreshes;
+}
+
+uint64_t
+RdmaSwitch::GetPfcResumesSent() const
+{
+    return m_pfcResumes;
+}
+
+uint64_t
+RdmaSwitch::GetForwardedPackets() const
+{
+    return m_forwarded;
+}
+
+} // namespace ns3

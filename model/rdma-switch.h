@@ -1,0 +1,367 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef RDMA_SWITCH_H
+#define RDMA_SWITCH_H
+
+#include "ns3/event-id.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/net-device.h"
+#include "ns3/object.h"
+#include "ns3/packet.h"
+#include "ns3/random-variable-stream.h"
+#include "ns3/rdma-switch-mmu.h"
+#include "ns3/traced-callback.h"
+
+#include <array>
+#include <deque>
+#include <unordered_map>
+#include <vector>
+
+namespace ns3
+{
+
+class Node;
+class RdmaNetDevice;
+
+/**
+ * \ingroup rdma
+ * \brief A shared-buffer data-center switch for RoCEv2 traffic: IPv4 forwarding with ECMP,
+ * an RdmaSwitchMmu with IEEE 802.1Qbb priority flow control, and RED/ECN marking
+ * (RFC 3168 CE codepoint) with the DCQCN parameters (Zhu et al., SIGCOMM 2015).
+ *
+ * Aggregated to a Node; its ports are RdmaNetDevices of that node, added with AddPort().
+ *
+ * <b>Forwarding.</b> A packet received on port p (an IPv4 packet, Ethernet header removed
+ * by the device) is parsed once from its first bytes (IPv4 header, and the UDP/TCP ports
+ * of the 5-tuple); its traffic class is DSCP >> 3. The egress port is looked up by the
+ * destination address in a hash table of routes (AddRoute); among several equal-cost
+ * ports one is chosen by a hash of the 5-tuple and the switch's seed:
+ *
+ *   h = mix(mix(((src << 32) | dst) ^ mix(seed + 0x9e3779b97f4a7c15))
+ *           + ((proto << 32) | (srcPort << 16) | dstPort)),
+ *   port = routes[(h >> 32) x n >> 32]
+ *
+ * where mix is the 64-bit finalizer of SplitMix64 (Steele, Lea and Flood, OOPSLA 2014;
+ * Stafford's "Mix13" constants), a bijection with full avalanche, and the last step is
+ * Lemire's multiply-shift range reduction. With EcmpSeed 0 the seed is derived from the
+ * node id, so that switches of a multi-stage fabric hash differently (no polarization).
+ * The IPv4 header is forwarded unchanged except for ECN marking (no TTL decrement).
+ *
+ * <b>Admission.</b> The RdmaSwitchMmu accounts the packet on its (ingress port, class)
+ * and its (egress port, class), or refuses it (drop reasons LOSSY_BUFFER_LIMIT,
+ * HEADROOM_OVERFLOW, EGRESS_QUEUE_LIMIT). After admission, if the MMU says so, an XOFF
+ * PFC frame (quanta 0xFFFF for the class) is sent on the ingress port. While XOFF is
+ * asserted on a port the switch sends again an XOFF frame for all its paused classes
+ * every half pause time (0xFFFF x 512 bit times / 2, 168 us at 100 Gb/s), so that the
+ * upstream's pause never expires while the queue is congested. When a packet starts
+ * transmission on its egress port (the device's dequeue callback) its bytes are
+ * released, and an XON frame (quanta 0) is sent if the ingress queue fell below its
+ * resume threshold. The ingress port of every queued packet is kept in a FIFO per
+ * egress (port, class) beside the device's FIFO queue.
+ *
+ * <b>ECN.</b> At enqueue, with q the bytes already waiting in the egress (port, class)
+ * queue: no mark if q <= EcnKmin, probability EcnPmax (q - EcnKmin) / (EcnKmax - EcnKmin)
+ * if EcnKmin < q <= EcnKmax, always if q > EcnKmax. Only ECT(0)/ECT(1) packets are
+ * marked (CE); Not-ECT and CE packets are left alone.
+ *
+ * <b>Accounting.</b> Every drop goes through one function (counter per DropReason, Drop
+ * trace), every mark through one (counter, EcnMark trace), every PFC frame through one
+ * (counters, Pfc trace), in the manner of ns-3's QueueDisc::DropBeforeEnqueue and Mark.
+ */
+class RdmaSwitch : public Object
+{
+  public:
+    /// Why a packet was dropped.
+    enum DropReason
+    {
+        NO_ROUTE,           //!< no route to the destination address
+        LOSSY_BUFFER_LIMIT, //!< lossy class beyond its shared-buffer threshold
+        HEADROOM_OVERFLOW,  //!< lossless class beyond its PFC headroom
+        EGRESS_QUEUE_LIMIT, //!< lossy class beyond the MMU's MaxEgressQueueBytes
+        MALFORMED_PACKET,   //!< not an IPv4 packet, or truncated
+        NUM_DROP_REASONS    //!< number of reasons (not a reason)
+    };
+
+    /**
+     * \param reason a drop reason
+     * \return its name, e.g. "HEADROOM_OVERFLOW"
+     */
+    static const char* DropReasonName(DropReason reason);
+
+    /**
+     * TracedCallback signature for drops.
+     * \param packet the dropped packet
+     * \param reason DropReasonName of the reason
+     * \param port the ingress port (the egress port for EGRESS_QUEUE_LIMIT)
+     * \param cls the traffic class
+     */
+    typedef void (*DropTracedCallback)(Ptr<const Packet> packet,
+                                       const char* reason,
+                                       uint32_t port,
+                                       uint8_t cls);
+    /**
+     * TracedCallback signature for ECN marks.
+     * \param packet the packet, after marking
+     * \param port the egress port
+     * \param cls the traffic class
+     * \param queueBytes the egress queue length the packet found, bytes
+     */
+    typedef void (*EcnMarkTracedCallback)(Ptr<const Packet> packet,
+                                          uint32_t port,
+                                          uint8_t cls,
+                                          uint32_t queueBytes);
+    /**
+     * TracedCallback signature for PFC frames sent.
+     * \param port the ingress port the frame is sent on
+     * \param cls the paused or resumed class
+     * \param xoff true for XOFF (initial or refresh), false for XON
+     */
+    typedef void (*PfcTracedCallback)(uint32_t port, uint8_t cls, bool xoff);
+    /**
+     * TracedCallback signature for egress queue changes.
+     * \param port the egress port
+     * \param cls the traffic class
+     * \param bytes the new queue length, bytes
+     */
+    typedef void (*EgressQueueTracedCallback)(uint32_t port, uint8_t cls, uint32_t bytes);
+
+    /**
+     * \brief Get the TypeId
+     * \return the TypeId for this class
+     */
+    static TypeId GetTypeId();
+
+    RdmaSwitch();
+    ~RdmaSwitch() override;
+
+    /// \param node the node this switch is aggregated to
+    void SetNode(Ptr<Node> node);
+    /// \return the node
+    Ptr<Node> GetNode() const;
+
+    /**
+     * Make a device of the node a port of the switch: registers the IPv4 protocol handler
+     * and the dequeue callback, and declares the port (rate, cable delay, MTU) to the MMU.
+     * The device must be attached to its channel.
+     * \param device the device
+     * \return the port index
+     */
+    uint32_t AddPort(Ptr<RdmaNetDevice> device);
+    /// \return the number of ports
+    uint32_t GetNPorts() const;
+    /**
+     * \param i port index
+     * \return the device of the port
+     */
+    Ptr<RdmaNetDevice> GetPort(uint32_t i) const;
+
+    /**
+     * Add an equal-cost next hop for a destination address (duplicates are ignored).
+     * \param dst destination IPv4 address (host route)
+     * \param port egress port index
+     */
+    void AddRoute(Ipv4Address dst, uint32_t port);
+    /// Remove all routes.
+    void ClearRoutes();
+    /**
+     * \param dst destination address
+     * \return the equal-cost egress ports (empty if none)
+     */
+    const std::vector<uint32_t>& GetRoutes(Ipv4Address dst) const;
+
+    /**
+     * The ECMP choice for a 5-tuple, as the forwarding path makes it.
+     * \param src source address
+     * \param dst destination address
+     * \param protocol IP protocol number
+     * \param srcPort source port (0 for protocols other than UDP and TCP)
+     * \param dstPort destination port
+     * \return the egress port, or -1 if there is no route
+     */
+    int64_t SelectEgressPort(Ipv4Address src,
+                             Ipv4Address dst,
+                             uint8_t protocol,
+                             uint16_t srcPort,
+                             uint16_t dstPort) const;
+
+    /**
+     * The ECMP hash function (see the class documentation).
+     * \param src source address
+     * \param dst destination address
+     * \param protocol IP protocol number
+     * \param srcPort source port
+     * \param dstPort destination port
+     * \param seed the switch's seed
+     * \return the 64-bit hash
+     */
+    static uint64_t FlowHash(uint32_t src,
+                             uint32_t dst,
+                             uint8_t protocol,
+                             uint16_t srcPort,
+                             uint16_t dstPort,
+                             uint64_t seed);
+
+    /// \return the ECMP seed in use (EcmpSeed, or derived from the node id if 0)
+    uint64_t GetEffectiveEcmpSeed() const;
+
+    /// \return the MMU
+    Ptr<RdmaSwitchMmu> GetMmu() const;
+
+    /**
+     * The RED marking probability.
+     * \param queueBytes egress queue length
+     * \param kmin EcnKmin
+     * \param kmax EcnKmax
+     * \param pmax EcnPmax
+     * \return 0 if q <= kmin, pmax (q - kmin) / (kmax - kmin) if kmin < q <= kmax, else 1
+     */
+    static double MarkProbability(uint64_t queueBytes, uint64_t kmin, uint64_t kmax, double pmax);
+
+    /**
+     * Draw the marking decision for a queue length with this switch's parameters and
+     * random stream (the forwarding path calls it for every ECN-capable packet).
+     * \param queueBytes egress queue length
+     * \return true if the packet is to be marked
+     */
+    bool DecideEcnMark(uint64_t queueBytes);
+
+    /**
+     * Assign a fixed random variable stream number to the ECN marking.
+     * \param stream first stream index to use
+     * \return the number of streams assigned (1)
+     */
+    int64_t AssignStreams(int64_t stream);
+
+    /**
+     * \param reason a drop reason
+     * \return packets dropped for that reason
+     */
+    uint64_t GetDropCount(DropReason reason) const;
+    /// \return packets dropped for any reason
+    uint64_t GetTotalDrops() const;
+    /// \return packets marked CE
+    uint64_t GetEcnMarks() const;
+    /// \return XOFF PFC frames sent (initial pauses and refreshes)
+    uint64_t GetPfcPausesSent() const;
+    /// \return XOFF PFC frames sent to refresh a pause that was still asserted
+    uint64_t GetPfcRefreshesSent() const;
+    /// \return XON PFC frames sent
+    uint64_t GetPfcResumesSent() const;
+    /// \return packets forwarded (admitted and queued)
+    uint64_t GetForwardedPackets() const;
+
+    /**
+     * Protocol handler for IPv4 packets received on a port (registered by AddPort).
+     * \param device the receiving device
+     * \param packet the IPv4 packet
+     * \param protocol the EtherType (0x0800)
+     * \param from source MAC
+     * \param to destination MAC
+     * \param packetType packet type
+     */
+    void ReceiveFromDevice(Ptr<NetDevice> device,
+                           Ptr<const Packet> packet,
+                           uint16_t protocol,
+                           const Address& from,
+                           const Address& to,
+                           NetDevice::PacketType packetType);
+
+  protected:
+    void DoInitialize() override;
+    void DoDispose() override;
+    void NotifyNewAggregate() override;
+    void NotifyConstructionCompleted() override;
+
+  private:
+    /// Abort on impossible ECN parameters.
+    void CheckConfig() const;
+    /**
+     * The single accounting point of drops.
+     * \param packet the packet
+     * \param reason why
+     * \param port ingress port (egress port for EGRESS_QUEUE_LIMIT)
+     * \param cls traffic class
+     */
+    void DropPacket(Ptr<const Packet> packet, DropReason reason, uint32_t port, uint8_t cls);
+    /**
+     * The single accounting point of ECN marks: sets CE in the IPv4 header.
+     * \param packet the packet (modified)
+     * \param checksum true if the header carries a checksum to recompute
+     * \param port egress port
+     * \param cls traffic class
+     * \param queueBytes queue length found
+     */
+    void MarkPacket(Ptr<Packet> packet,
+                    bool checksum,
+                    uint32_t port,
+                    uint8_t cls,
+                    uint64_t queueBytes);
+    /**
+     * The single accounting point of PFC frames.
+     * \param port port to send the frame on
+     * \param classMask classes carried
+     * \param xoff true: quanta 0xFFFF, false: quanta 0
+     * \param refresh true if this XOFF refreshes a pause already asserted
+     */
+    void SendPfcFrame(uint32_t port, uint8_t classMask, bool xoff, bool refresh);
+    /**
+     * Periodic refresh of the pauses asserted on a port.
+     * \param port the port
+     */
+    void RefreshPause(uint32_t port);
+    /**
+     * \param port the port
+     * \return the refresh period: half the pause time of quanta 0xFFFF at the port's rate
+     */
+    Time GetRefreshInterval(uint32_t port) const;
+    /**
+     * Dequeue callback of a port's device.
+     * \param port the egress port (bound)
+     * \param device the device
+     * \param packet the packet starting transmission
+     * \param cls its class
+     */
+    void DeviceDequeue(uint32_t port,
+                       Ptr<RdmaNetDevice> device,
+                       Ptr<const Packet> packet,
+                       uint8_t cls);
+
+    static constexpr uint32_t NUM_CLASSES = RdmaSwitchMmu::NUM_CLASSES;
+    static constexpr uint32_t NO_PORT = 0xffffffff;
+
+    Ptr<Node> m_node;
+    Ptr<RdmaSwitchMmu> m_mmu;
+    std::vector<Ptr<RdmaNetDevice>> m_ports;
+    std::vector<uint32_t> m_ifIndexToPort; //!< node's device index -> port, NO_PORT if none
+    std::unordered_map<uint32_t, std::vector<uint32_t>> m_routes;
+    /// Ingress port of every packet waiting in each egress (port, class) queue.
+    std::vector<std::array<std::deque<uint32_t>, NUM_CLASSES>> m_ingressFifo;
+    std::vector<EventId> m_refreshEvents;
+    Ptr<UniformRandomVariable> m_rng;
+    bool m_configChecked{false};
+
+    // attributes
+    bool m_ecnEnabled;
+    uint64_t m_kmin;
+    uint64_t m_kmax;
+    double m_pmax;
+    uint32_t m_ecmpSeed;
+
+    // counters
+    std::array<uint64_t, NUM_DROP_REASONS> m_drops{};
+    uint64_t m_ecnMarks{0};
+    uint64_t m_pfcPauses{0};
+    uint64_t m_pfcRefreshes{0};
+    uint64_t m_pfcResumes{0};
+    uint64_t m_forwarded{0};
+
+    TracedCallback<Ptr<const Packet>, const char*, uint32_t, uint8_t> m_dropTrace;
+    TracedCallback<Ptr<const Packet>, uint32_t, uint8_t, uint32_t> m_ecnMarkTrace;
+    TracedCallback<uint32_t, uint8_t, bool> m_pfcTrace;
+    TracedCallback<uint32_t, uint8_t, uint32_t> m_egressQueueTrace;
+};
+
+} // namespace ns3
+
+#endif /* RDMA_SWITCH_H */

@@ -1,0 +1,145 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// The pcaps of `rdma-incast --pcap` decode in Wireshark's dissectors (tshark) as RoCEv2
+// (BTH opcodes, PSNs, ACKs) and carry real 802.1Qbb PFC frames.
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace
+{
+
+/// Run a shell command and return its standard output.
+std::string
+Capture(const std::string& cmd)
+{
+    std::array<char, 4096> buf;
+    std::string out;
+    std::unique_ptr<FILE, decltype(&pclose)> pipe(popen(cmd.c_str(), "r"), pclose);
+    if (!pipe)
+    {
+        return out;
+    }
+    while (fgets(buf.data(), buf.size(), pipe.get()))
+    {
+        out += buf.data();
+    }
+    return out;
+}
+
+std::vector<std::string>
+Lines(const std::string& s)
+{
+    std::vector<std::string> v;
+    std::istringstream in(s);
+    for (std::string l; std::getline(in, l);)
+    {
+        if (!l.empty())
+        {
+            v.push_back(l);
+        }
+    }
+    return v;
+}
+
+class RdmaPcap : public ::testing::Test
+{
+  protected:
+    static void SetUpTestSuite()
+    {
+        ASSERT_EQ(std::system("command -v tshark > /dev/null"), 0)
+            << "tshark is needed (make deps installs it)";
+        s_prefix = std::string(RDMA_BUILD_DIR) + "/test-output/pcap/incast";
+        const std::string cmd = std::string(RDMA_BUILD_DIR) +
+                                "/examples/rdma-incast --senders=2 --size=300000 "
+                                "--buffer=300000 --pcap=1 --pcapPrefix=" +
+                                s_prefix + " --output=" + RDMA_BUILD_DIR +
+                                "/test-output/pcap/incast.csv > /dev/null";
+        ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+    }
+
+    /// tshark fields of a pcap, one line per packet matching the filter.
+    static std::vector<std::string> Fields(const std::string& file,
+                                           const std::string& filter,
+                                           const std::string& fields)
+    {
+        return Lines(Capture("tshark -r " + s_prefix + "-" + file + ".pcap -Y '" + filter +
+                             "' -T fields -E separator=, " + fields + " 2>/dev/null"));
+    }
+
+    static std::string s_prefix;
+};
+
+std::string RdmaPcap::s_prefix;
+
+} // namespace
+
+// Node ids in the example: 0 receiver, 1..N senders, N+1 the switch. Each host has one
+// device (index 0).
+
+TEST_F(RdmaPcap, DataPacketsDecodeAsRoceWithIncreasingPsns)
+{
+    // Sender 1's port: its WRITE packets to the receiver, 300000 B / 1024 = 293 packets.
+    auto rows = Fields("1-0", "infiniband.bth.opcode", "-e infiniband.bth.opcode -e infiniband.bth.psn -e udp.dstport");
+    ASSERT_GE(rows.size(), 293u);
+    std::vector<unsigned> opcodes;
+    long lastPsn = -1;
+    unsigned dataPackets = 0;
+    bool increasing = true;
+    for (const auto& row : rows)
+    {
+        unsigned op = 0;
+        long psn = 0;
+        unsigned port = 0;
+        ASSERT_EQ(std::sscanf(row.c_str(), "%u,%ld,%u", &op, &psn, &port), 3) << row;
+        EXPECT_EQ(port, 4791u);
+        if (op >= 6 && op <= 10)
+        {
+            ++dataPackets;
+            increasing &= psn == lastPsn + 1;
+            lastPsn = psn;
+            opcodes.push_back(op);
+        }
+    }
+    EXPECT_EQ(dataPackets, 293u);
+    EXPECT_TRUE(increasing);
+    ASSERT_FALSE(opcodes.empty());
+    EXPECT_EQ(opcodes.front(), 6u); // RDMA WRITE First
+    EXPECT_EQ(opcodes[1], 7u);      // RDMA WRITE Middle
+    EXPECT_EQ(opcodes.back(), 8u);  // RDMA WRITE Last
+}
+
+TEST_F(RdmaPcap, AcknowledgementsDecode)
+{
+    // The receiver's port sends ACKs (opcode 0x11, with an AETH) to both senders.
+    auto rows = Fields("0-0", "infiniband.bth.opcode == 0x11", "-e infiniband.aeth.syndrome -e infiniband.bth.psn");
+    ASSERT_GE(rows.size(), 2u * 293u);
+    for (const auto& row : rows)
+    {
+        unsigned syndrome = 0;
+        ASSERT_EQ(std::sscanf(row.c_str(), "%u", &syndrome), 1) << row;
+        EXPECT_EQ(syndrome >> 5, 0u) << "an ACK, not a NAK: " << row;
+    }
+}
+
+TEST_F(RdmaPcap, PfcPauseFramesDecode)
+{
+    // Two senders at line rate into one port through a small buffer: the switch pauses
+    // class 3 on the senders' links. The frames show as 802.1Qbb CBFC pauses.
+    auto rows = Fields("1-0", "macc.opcode == 0x0101", "-e eth.dst -e macc.opcode -e frame.len");
+    ASSERT_GE(rows.size(), 1u);
+    for (const auto& row : rows)
+    {
+        EXPECT_EQ(row.substr(0, 17), "01:80:c2:00:00:01") << row;
+        EXPECT_NE(row.find(",0x0101,60"), std::string::npos) << row;
+    }
+}

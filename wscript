@@ -1,0 +1,105 @@
+# -*- Mode: python; py-indent-offset: 4; indent-tabs-mode: nil; coding: utf-8; -*-
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# waf build of the rdma module for ns-3 <= 3.35 source trees (contrib/rdma). ns-3 >= 3.36 uses
+# CMakeLists.txt; test/check-build-lists.py checks that both list the same files.
+
+import os
+
+# GoogleTest program used to detect libgtest at configure time.
+GTEST_CHECK_FRAGMENT = '''
+#include <gtest/gtest.h>
+TEST(RdmaConfigure, Links) { EXPECT_EQ(1, 1); }
+int main(int argc, char** argv)
+{
+    testing::InitGoogleTest(&argc, argv);
+    return RUN_ALL_TESTS();
+}
+'''
+
+
+def configure(conf):
+    conf.env['RDMA_GTEST'] = conf.check_cxx(fragment=GTEST_CHECK_FRAGMENT,
+                                            lib=['gtest', 'pthread'],
+                                            uselib_store='GTEST',
+                                            msg='Checking for GoogleTest (rdma tests)',
+                                            mandatory=False)
+    if not conf.env['RDMA_GTEST']:
+        conf.report_optional_feature('RdmaTests', 'rdma module tests', False,
+                                     'GoogleTest not found (Debian: googletest libgtest-dev)')
+
+
+def build(bld):
+    module = bld.create_ns3_module('rdma', ['core', 'network', 'internet'])
+    module.source = [
+        'model/rdma-bth-header.cc',
+        'model/rdma-reth-header.cc',
+        'model/rdma-aeth-header.cc',
+        'model/rdma-icrc-trailer.cc',
+        'model/pfc-pause-header.cc',
+        'model/rdma-channel.cc',
+        'model/rdma-net-device.cc',
+        'model/rdma-switch-mmu.cc',
+        'model/rdma-switch.cc',
+        'model/rdma-congestion-control.cc',
+        'model/rdma-fixed-rate-congestion-control.cc',
+        'model/rdma-loss-recovery.cc',
+        'model/rdma-go-back-n-loss-recovery.cc',
+        'model/rdma-queue-pair.cc',
+        'model/rdma-nic.cc',
+        'helper/rdma-link-helper.cc',
+        'helper/rdma-helper.cc',
+        'helper/rdma-routing-helper.cc',
+        ]
+
+    headers = bld(features='ns3header')
+    headers.module = 'rdma'
+    headers.source = [
+        'model/rdma-bth-header.h',
+        'model/rdma-reth-header.h',
+        'model/rdma-aeth-header.h',
+        'model/rdma-icrc-trailer.h',
+        'model/pfc-pause-header.h',
+        'model/rdma-channel.h',
+        'model/rdma-net-device.h',
+        'model/rdma-switch-mmu.h',
+        'model/rdma-switch.h',
+        'model/rdma-congestion-control.h',
+        'model/rdma-fixed-rate-congestion-control.h',
+        'model/rdma-loss-recovery.h',
+        'model/rdma-go-back-n-loss-recovery.h',
+        'model/rdma-queue-pair.h',
+        'model/rdma-nic.h',
+        'model/rdma-work-request.h',
+        'model/rdma-cc-state.h',
+        'helper/rdma-link-helper.h',
+        'helper/rdma-helper.h',
+        'helper/rdma-routing-helper.h',
+        ]
+
+    incast_example = ''
+    if bld.env['ENABLE_EXAMPLES']:
+        example = bld.create_ns3_program('rdma-incast', ['rdma', 'core', 'network', 'internet'])
+        example.source = 'examples/rdma-incast.cc'
+        example.target = 'examples/' + example.target
+        incast_example = os.path.join(bld.path.get_bld().abspath(), example.target)
+
+    # The GoogleTest tests, run by the ns-3 TestSuite "rdma" (test/rdma-test-suite.cc).
+    if bld.env['RDMA_GTEST']:
+        module_test = bld.create_ns3_module_test_library('rdma')
+        module_test.source = [
+            'test/rdma-test-suite.cc',
+            'test/rdma-header-test.cc',
+            'test/rdma-link-test.cc',
+            'test/rdma-switch-test.cc',
+            'test/rdma-nic-test.cc',
+            'test/rdma-incast-test.cc',
+            'test/rdma-validation-test.cc',
+            'test/rdma-pcap-test.cc',
+            ]
+        module_test.use.append('GTEST')
+        module_test.defines = list(getattr(module_test, 'defines', [])) + [
+            'RDMA_BUILD_DIR="%s"' % bld.bldnode.abspath(),
+            'RDMA_SOURCE_DIR="%s"' % bld.path.abspath(),
+            'RDMA_INCAST_EXAMPLE="%s"' % incast_example,
+            ]
