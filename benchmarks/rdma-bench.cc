@@ -69,6 +69,7 @@ AddFlow(std::vector<Flow>& flows, RdmaHelper& rdma, Ptr<Node> a, Ptr<Node> b, ui
 int
 main(int argc, char* argv[])
 {
+    Time::SetResolution(Time::PS); // 100 Gb/s frames are not whole nanoseconds
     std::string scenario = "incast";
     std::string scheduler = "ns3::MapScheduler";
     CommandLine cmd(__FILE__);

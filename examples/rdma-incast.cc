@@ -19,7 +19,10 @@
  * with goodput = rate x MTU / (MTU + 82) (Ethernet, IPv4, UDP, BTH, ICRC, FCS, preamble
  * and inter-frame gap per packet). The summary prints that bound beside the measurement.
  *
- * Output: a summary on stdout and one CSV line per flow in --output.
+ * Output: a summary on stdout, one CSV line per flow in --output, and the bottleneck
+ * queue (switch egress port to the receiver, class 3) and the number of paused senders
+ * sampled every --sampleInterval in --queueOutput. examples/plot-rdma-incast.py turns the
+ * two files into a PNG.
  */
 
 #include "ns3/command-line.h"
@@ -48,11 +51,16 @@ struct FlowRecord
     bool done{false};
 };
 
+/// Record a completion; stop when the last message completes (the sampler never ends).
 void
-OnSendComplete(FlowRecord* r, const RdmaCompletion& c)
+OnSendComplete(FlowRecord* r, uint32_t* remaining, const RdmaCompletion& c)
 {
     r->finish = c.completionTime;
     r->done = true;
+    if (--*remaining == 0)
+    {
+        Simulator::Stop();
+    }
 }
 
 /// Create the directory part of a path, if any.
@@ -75,9 +83,30 @@ EnsureParentDirectory(const std::string& path)
 }
 } // namespace
 
+/// Periodic sample of the bottleneck queue and of the senders' pause state.
+void
+SampleQueue(std::ofstream* out,
+            Ptr<RdmaNetDevice> bottleneck,
+            std::vector<Ptr<RdmaNetDevice>> senderPorts,
+            Time interval)
+{
+    uint32_t paused = 0;
+    for (const auto& d : senderPorts)
+    {
+        paused += d->IsClassPaused(3);
+    }
+    *out << Simulator::Now().GetSeconds() * 1e6 << "," << bottleneck->GetQueueBytes(3) << ","
+         << paused << "\n";
+    Simulator::Schedule(interval, &SampleQueue, out, bottleneck, senderPorts, interval);
+}
+
 int
 main(int argc, char* argv[])
 {
+    // 100 Gb/s: one bit lasts 10 ps, frames last fractions of nanoseconds more than an
+    // integer: simulate in picoseconds.
+    Time::SetResolution(Time::PS);
+
     uint32_t senders = 8;
     uint64_t messageBytes = 1000000;
     std::string rate = "100Gbps";
@@ -92,6 +121,8 @@ main(int argc, char* argv[])
     std::string congestionControl = "ns3::RdmaFixedRateCongestionControl";
     std::string output = "results/rdma-incast.csv";
     std::string pcapPrefix = "results/rdma-incast";
+    std::string queueOutput = "results/rdma-incast-queue.csv";
+    Time sampleInterval = MicroSeconds(1);
     Time stopTime = Seconds(1);
 
     CommandLine cmd(__FILE__);
@@ -110,6 +141,8 @@ main(int argc, char* argv[])
     cmd.AddValue("pcap", "write a pcap per port", pcap);
     cmd.AddValue("pcapPrefix", "pcap file prefix", pcapPrefix);
     cmd.AddValue("output", "CSV file of per-flow results", output);
+    cmd.AddValue("queueOutput", "CSV time series of the bottleneck queue ('' = none)", queueOutput);
+    cmd.AddValue("sampleInterval", "queue sampling interval", sampleInterval);
     cmd.AddValue("stopTime", "simulation stop time", stopTime);
     cmd.Parse(argc, argv);
 
@@ -143,11 +176,12 @@ main(int argc, char* argv[])
     RdmaRoutingHelper::PopulateRoutingTables();
 
     std::vector<FlowRecord> flows(senders);
+    uint32_t remaining = senders;
     for (uint32_t i = 0; i < senders; ++i)
     {
         flows[i].sender = i + 1;
         flows[i].qp = rdma.Connect(sendersNodes.Get(i), receiver.Get(0)).first;
-        flows[i].qp->SetSendCompletionCallback(MakeBoundCallback(&OnSendComplete, &flows[i]));
+        flows[i].qp->SetSendCompletionCallback(MakeBoundCallback(&OnSendComplete, &flows[i], &remaining));
         RdmaWorkRequest wr;
         wr.opcode = RdmaWorkRequest::WRITE;
         wr.wrId = i;
@@ -167,7 +201,29 @@ main(int argc, char* argv[])
         link.EnablePcapAll(pcapPrefix);
     }
 
-    Simulator::Stop(stopTime);
+    std::ofstream queueCsv;
+    if (!queueOutput.empty())
+    {
+        EnsureParentDirectory(queueOutput);
+        queueCsv.open(queueOutput);
+        NS_ABORT_MSG_IF(!queueCsv, "cannot write --queueOutput " << queueOutput);
+        queueCsv << "time_us,bottleneck_queue_bytes,paused_senders\n";
+        std::vector<Ptr<RdmaNetDevice>> senderPorts;
+        for (uint32_t i = 1; i <= senders; ++i)
+        {
+            senderPorts.push_back(DynamicCast<RdmaNetDevice>(devices.Get(2 * i)));
+        }
+        // devices: (host i, switch port i) pairs; host 0 is the receiver.
+        Simulator::ScheduleWithContext(switchNode.Get(0)->GetId(),
+                                       Seconds(0),
+                                       &SampleQueue,
+                                       &queueCsv,
+                                       DynamicCast<RdmaNetDevice>(devices.Get(1)),
+                                       senderPorts,
+                                       sampleInterval);
+    }
+
+    Simulator::Stop(stopTime); // in case a message never completes
     Simulator::Run();
 
     Ptr<RdmaSwitch> sw = switchNode.Get(0)->GetObject<RdmaSwitch>();

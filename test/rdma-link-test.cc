@@ -7,6 +7,8 @@
 // FCS 4, inter-frame gap 12, 64-byte minimum frame) and IEEE 802.1Qbb (a pause quantum
 // is 512 bit times).
 
+#include "rdma-test-environment.h"
+
 #include "ns3/data-rate.h"
 #include "ns3/enum.h"
 #include "ns3/error-model.h"
@@ -33,21 +35,7 @@ using namespace ns3;
 namespace
 {
 
-/// 100 Gb/s needs picosecond resolution: one bit lasts 10 ps.
-class PicosecondResolution : public ::testing::Environment
-{
-  public:
-    void SetUp() override
-    {
-        if (Time::GetResolution() != Time::PS)
-        {
-            Time::SetResolution(Time::PS);
-        }
-    }
-};
-
-[[maybe_unused]] ::testing::Environment* const g_psEnvironment =
-    ::testing::AddGlobalTestEnvironment(new PicosecondResolution);
+// Picosecond resolution: see rdma-test-environment.h.
 
 // Times are built after the resolution is set (functions, not static constants).
 

@@ -17,6 +17,8 @@
 //    0xFFFF pause for 335.5392 us, and the switch refreshes every 167.7696 us;
 //  - the devices' default MTU is 9000: a maximum frame is 9038 wire bytes.
 
+#include "rdma-test-environment.h"
+
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
@@ -46,21 +48,7 @@ using namespace ns3;
 namespace
 {
 
-/// 100 Gb/s needs picosecond resolution (one bit lasts 10 ps).
-class SwitchTestPicosecondResolution : public ::testing::Environment
-{
-  public:
-    void SetUp() override
-    {
-        if (Time::GetResolution() != Time::PS)
-        {
-            Time::SetResolution(Time::PS);
-        }
-    }
-};
-
-[[maybe_unused]] ::testing::Environment* const g_switchPsEnvironment =
-    ::testing::AddGlobalTestEnvironment(new SwitchTestPicosecondResolution);
+// Picosecond resolution: see rdma-test-environment.h.
 
 constexpr uint8_t ROCE_CLASS = 3;
 constexpr uint8_t ROCE_DSCP = 26; // 26 >> 3 = class 3

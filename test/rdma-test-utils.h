@@ -4,6 +4,8 @@
 #ifndef RDMA_TEST_UTILS_H
 #define RDMA_TEST_UTILS_H
 
+#include "rdma-test-environment.h"
+
 #include "ns3/core-module.h"
 #include "ns3/network-module.h"
 #include "ns3/rdma-module.h"
