@@ -11,6 +11,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
+#include "ns3/integer.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
@@ -62,6 +63,13 @@ RdmaNic::GetTypeId()
                           UintegerValue(48),
                           MakeUintegerAccessor(&RdmaNic::m_cnpDscp),
                           MakeUintegerChecker<uint8_t>(0, 63))
+            .AddAttribute("AckDscp",
+                          "DSCP of ACKs and NAKs; -1 sends them with the queue pair's data "
+                          "DSCP (same traffic class). 48 or higher puts them in a class "
+                          "served before data under strict priority.",
+                          IntegerValue(-1),
+                          MakeIntegerAccessor(&RdmaNic::m_ackDscp),
+                          MakeIntegerChecker<int16_t>(-1, 63))
             .AddAttribute("EcnCapable",
                           "Send data packets ECT(0) so that switches mark instead of drop.",
                           BooleanValue(true),
@@ -180,6 +188,7 @@ RdmaNic::GetQpParameters() const
     p.retransmitTimeout = m_retransmitTimeout;
     p.cnpInterval = m_cnpInterval;
     p.cnpDscp = m_cnpDscp;
+    p.ackDscp = m_ackDscp;
     p.ecnCapable = m_ecnCapable;
     return p;
 }

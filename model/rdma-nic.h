@@ -157,6 +157,7 @@ class RdmaNic : public Object
     Time m_retransmitTimeout;
     Time m_cnpInterval;
     uint8_t m_cnpDscp;
+    int16_t m_ackDscp;
     bool m_ecnCapable;
 
     TracedCallback<Ptr<const Packet>, const std::string&> m_rxDiscardTrace;

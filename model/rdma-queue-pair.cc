@@ -618,8 +618,9 @@ RdmaQueuePair::SendAck(uint64_t seq, uint8_t syndrome)
     bth.SetDestQp(m_remoteQpn);
     bth.SetPsn(SeqToPsn(seq));
     p->AddHeader(bth);
-    AddTransportHeaders(p, m_dscp, Ipv4Header::ECN_NotECT);
-    m_sendControl(p, GetTrafficClass());
+    const uint8_t dscp = m_params.ackDscp < 0 ? m_dscp : static_cast<uint8_t>(m_params.ackDscp);
+    AddTransportHeaders(p, dscp, Ipv4Header::ECN_NotECT);
+    m_sendControl(p, dscp >> 3);
 }
 
 void

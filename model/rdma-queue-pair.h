@@ -36,6 +36,7 @@ struct RdmaQpParameters
     Time retransmitTimeout;      //!< requester: local ACK timeout
     Time cnpInterval;            //!< responder: minimum gap between CNPs of one QP
     uint8_t cnpDscp{48};         //!< DSCP of CNPs
+    int16_t ackDscp{-1};         //!< DSCP of ACKs and NAKs, -1 = the queue pair's data DSCP
     bool ecnCapable{true};       //!< data packets are sent ECT(0)
     uint16_t partitionKey{0xFFFF}; //!< BTH P_Key
 };
