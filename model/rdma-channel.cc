@@ -62,7 +62,7 @@ RdmaChannel::Attach(Ptr<RdmaNetDevice> device)
 }
 
 bool
-RdmaChannel::TransmitStart(Ptr<const Packet> frame, Ptr<RdmaNetDevice> src, Time txTime)
+RdmaChannel::TransmitStart(Ptr<Packet> frame, Ptr<RdmaNetDevice> src, Time txTime)
 {
     NS_LOG_FUNCTION(this << frame << src << txTime);
     NS_ABORT_MSG_IF(m_nDevices < 2,
@@ -78,7 +78,7 @@ RdmaChannel::TransmitStart(Ptr<const Packet> frame, Ptr<RdmaNetDevice> src, Time
                                    txTime + m_delay,
                                    &RdmaNetDevice::Receive,
                                    dst,
-                                   frame->Copy());
+                                   frame);
     m_txrxTrace(frame, src, dst, txTime, txTime + m_delay);
     return true;
 }

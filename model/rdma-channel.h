@@ -55,13 +55,14 @@ class RdmaChannel : public Channel
     void Attach(Ptr<RdmaNetDevice> device);
 
     /**
-     * Start carrying a frame from src to the other device.
+     * Start carrying a frame from src to the other device. The channel takes the frame
+     * (the sender keeps no reference it reads later), so it is handed on without a copy.
      * \param frame the frame, Ethernet header included
      * \param src the sending device
      * \param txTime the frame's serialization time at the sender
      * \return true if the frame was handed to the peer
      */
-    virtual bool TransmitStart(Ptr<const Packet> frame, Ptr<RdmaNetDevice> src, Time txTime);
+    virtual bool TransmitStart(Ptr<Packet> frame, Ptr<RdmaNetDevice> src, Time txTime);
 
     /// \return the propagation delay
     Time GetDelay() const;

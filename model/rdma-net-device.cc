@@ -145,6 +145,7 @@ RdmaNetDevice::DoDispose()
     m_txPull = TxPullCallback();
     m_dequeueCallback = DequeueCallback();
     m_rxCallback = NetDevice::ReceiveCallback();
+    m_rdmaRxCallback = RdmaReceiveCallback();
     m_promiscRxCallback = NetDevice::PromiscReceiveCallback();
     NetDevice::DoDispose();
 }
@@ -300,9 +301,21 @@ RdmaNetDevice::SerializationTime(uint32_t wireBytes)
     // Exact rational arithmetic in simulator time steps, carrying the remainder to the
     // next frame: the long-run rate is exact at any Time resolution (at the default 1 ns
     // a 100 Gb/s frame of 88.48 ns would otherwise be cut to 88 ns, 0.5 % too fast).
-    static const unsigned __int128 stepsPerSecond =
-        static_cast<unsigned __int128>(Seconds(1).GetTimeStep());
     const uint64_t bitRate = m_dataRate.GetBitRate();
+    if (bitRate != m_stepsPerByteRate)
+    {
+        m_stepsPerByteRate = bitRate;
+        const unsigned __int128 perSecond8 =
+            static_cast<unsigned __int128>(Seconds(1).GetTimeStep()) * 8;
+        m_stepsPerByte =
+            perSecond8 % bitRate == 0 ? static_cast<uint64_t>(perSecond8 / bitRate) : 0;
+    }
+    if (m_stepsPerByte != 0 && m_txTimeCarry == 0)
+    {
+        return TimeStep(wireBytes * m_stepsPerByte); // exact: 100 Gb/s in ps is 80 per byte
+    }
+    const unsigned __int128 stepsPerSecond =
+        static_cast<unsigned __int128>(Seconds(1).GetTimeStep());
     const unsigned __int128 numerator =
         static_cast<unsigned __int128>(wireBytes) * 8 * stepsPerSecond + m_txTimeCarry;
     m_txTimeCarry = static_cast<uint64_t>(numerator % bitRate);
@@ -403,7 +416,8 @@ RdmaNetDevice::StartTransmission(Ptr<Packet> frame)
     NS_LOG_FUNCTION(this << frame);
     NS_ASSERT_MSG(!m_busy, "RdmaNetDevice: transmission started while busy");
     m_busy = true;
-    m_currentFrame = frame;
+    // The channel takes the frame itself (no copy); keep a copy only for PhyTxEnd sinks.
+    m_currentFrame = m_phyTxEndTrace.IsEmpty() ? nullptr : frame->Copy();
     const uint32_t wireBytes = WireBytes(frame->GetSize());
     const Time wireTime = SerializationTime(wireBytes);
     ++m_txFrames;
@@ -504,7 +518,11 @@ RdmaNetDevice::Receive(Ptr<Packet> frame)
                             eth.GetDestination(),
                             NetDevice::PACKET_HOST);
     }
-    if (!m_rxCallback.IsNull())
+    if (!m_rdmaRxCallback.IsNull())
+    {
+        m_rdmaRxCallback(this, frame);
+    }
+    else if (!m_rxCallback.IsNull())
     {
         m_rxCallback(this, frame, ETHERTYPE_IPV4, eth.GetSource());
     }
@@ -754,6 +772,12 @@ bool
 RdmaNetDevice::NeedsArp() const
 {
     return false;
+}
+
+void
+RdmaNetDevice::SetRdmaReceiveCallback(RdmaReceiveCallback cb)
+{
+    m_rdmaRxCallback = cb;
 }
 
 void

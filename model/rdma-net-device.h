@@ -85,6 +85,14 @@ class RdmaNetDevice : public NetDevice
     typedef Callback<void, Ptr<RdmaNetDevice>, Ptr<const Packet>, uint8_t> DequeueCallback;
 
     /**
+     * Fast receive path for the RDMA stack on this port (switch or NIC): receives every
+     * IPv4 packet, Ethernet header removed, instead of the node's protocol handlers. The
+     * packet belongs to the callee, which may modify it (no copy is made).
+     * Arguments: this device, the packet.
+     */
+    typedef Callback<void, Ptr<RdmaNetDevice>, Ptr<Packet>> RdmaReceiveCallback;
+
+    /**
      * TracedCallback signature for PFC events.
      * \param cls the traffic class
      * \param quanta pause time in quanta of 512 bit times (0 = resume)
@@ -129,6 +137,12 @@ class RdmaNetDevice : public NetDevice
     void SetTxPullCallback(TxPullCallback cb);
     /// \param cb called when a queued packet starts transmission
     void SetDequeueCallback(DequeueCallback cb);
+    /**
+     * Deliver received IPv4 packets directly to the RDMA stack, bypassing the node's
+     * protocol handlers (see RdmaReceiveCallback).
+     * \param cb the receiver
+     */
+    void SetRdmaReceiveCallback(RdmaReceiveCallback cb);
 
     /**
      * \param cls traffic class
@@ -173,7 +187,7 @@ class RdmaNetDevice : public NetDevice
 
     /**
      * Receive a frame from the channel at the end of its serialization plus propagation.
-     * \param frame the frame, Ethernet header included
+     * \param frame the frame, Ethernet header included; the device owns it from now on
      */
     void Receive(Ptr<Packet> frame);
 
@@ -271,6 +285,8 @@ class RdmaNetDevice : public NetDevice
 
     bool m_busy{false};
     uint64_t m_txTimeCarry{0}; //!< remainder of the last serialization time, in bit-steps
+    uint64_t m_stepsPerByteRate{0}; //!< the bit rate m_stepsPerByte was computed for
+    uint64_t m_stepsPerByte{0};     //!< time steps per byte when exact, else 0
     Ptr<Packet> m_currentFrame; //!< the frame being serialized, for PhyTxEnd
     TracedCallback<> m_linkChangeCallbacks;
     std::deque<Ptr<Packet>> m_controlQueue; //!< PFC frames, Ethernet header included
@@ -283,6 +299,7 @@ class RdmaNetDevice : public NetDevice
     TxPullCallback m_txPull;
     DequeueCallback m_dequeueCallback;
     NetDevice::ReceiveCallback m_rxCallback;
+    RdmaReceiveCallback m_rdmaRxCallback;
     NetDevice::PromiscReceiveCallback m_promiscRxCallback;
 
     uint64_t m_pfcSent{0};

@@ -138,9 +138,7 @@ RdmaNic::SetDevice(Ptr<RdmaNetDevice> device)
     m_node = device->GetNode();
     NS_ABORT_MSG_IF(!m_node, "RdmaNic::SetDevice: the device is not on a node");
     m_device->SetTxPullCallback(MakeCallback(&RdmaNic::PullPacket, this));
-    m_node->RegisterProtocolHandler(MakeCallback(&RdmaNic::Receive, this),
-                                    RdmaNetDevice::ETHERTYPE_IPV4,
-                                    device);
+    m_device->SetRdmaReceiveCallback(MakeCallback(&RdmaNic::Receive, this));
 }
 
 Ptr<RdmaNetDevice>
@@ -343,14 +341,9 @@ RdmaNic::DiscardRx(Ptr<const Packet> packet, const char* reason)
 }
 
 void
-RdmaNic::Receive(Ptr<NetDevice> /* device */,
-                 Ptr<const Packet> packet,
-                 uint16_t /* protocol */,
-                 const Address& /* from */,
-                 const Address& /* to */,
-                 NetDevice::PacketType /* packetType */)
+RdmaNic::Receive(Ptr<RdmaNetDevice> /* device */, Ptr<Packet> p)
 {
-    Ptr<Packet> p = packet->Copy();
+    Ptr<const Packet> packet = p; // for discard traces
     Ipv4Header ip;
     p->RemoveHeader(ip);
     if (ip.GetDestination() != m_address)

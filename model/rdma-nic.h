@@ -126,13 +126,8 @@ class RdmaNic : public Object
     void PacerExpired();
     /// Queue an ACK/NAK/CNP on the port.
     void SendControl(Ptr<Packet> packet, uint8_t cls);
-    /// Port receive handler (registered with the node for EtherType 0x0800).
-    void Receive(Ptr<NetDevice> device,
-                 Ptr<const Packet> packet,
-                 uint16_t protocol,
-                 const Address& from,
-                 const Address& to,
-                 NetDevice::PacketType packetType);
+    /// Port receive handler (the port's RdmaReceiveCallback); the packet is ours to parse.
+    void Receive(Ptr<RdmaNetDevice> device, Ptr<Packet> packet);
     /// Count and trace a received packet the NIC cannot use.
     void DiscardRx(Ptr<const Packet> packet, const char* reason);
     /// \return the NIC-wide settings passed to queue pairs

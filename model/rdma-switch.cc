@@ -289,9 +289,7 @@ RdmaSwitch::AddPort(Ptr<RdmaNetDevice> device)
     m_ingressFifo.emplace_back();
     m_refreshEvents.emplace_back();
 
-    m_node->RegisterProtocolHandler(MakeCallback(&RdmaSwitch::ReceiveFromDevice, this),
-                                    RdmaNetDevice::ETHERTYPE_IPV4,
-                                    device);
+    device->SetRdmaReceiveCallback(MakeCallback(&RdmaSwitch::ReceiveFromPort, this, port));
     device->SetDequeueCallback(MakeCallback(&RdmaSwitch::DeviceDequeue, this, port));
     NS_LOG_INFO("port " << port << ": " << device->GetDataRate() << ", delay "
                         << channel->GetDelay() << ", headroom " << m_mmu->GetHeadroom(port)
@@ -433,20 +431,9 @@ RdmaSwitch::AssignStreams(int64_t stream)
 }
 
 void
-RdmaSwitch::ReceiveFromDevice(Ptr<NetDevice> device,
-                              Ptr<const Packet> packet,
-                              uint16_t protocol,
-                              const Address& /* from */,
-                              const Address& /* to */,
-                              NetDevice::PacketType /* packetType */)
+RdmaSwitch::ReceiveFromPort(uint32_t inPort, Ptr<RdmaNetDevice> device, Ptr<Packet> packet)
 {
-    NS_LOG_FUNCTION(this << device << packet << protocol);
-    const uint32_t ifIndex = device->GetIfIndex();
-    const uint32_t inPort = ifIndex < m_ifIndexToPort.size() ? m_ifIndexToPort[ifIndex] : NO_PORT;
-    NS_ABORT_MSG_IF(inPort == NO_PORT,
-                    "RdmaSwitch: packet received on device " << ifIndex
-                                                             << " which is not a switch port");
-
+    NS_LOG_FUNCTION(this << inPort << device << packet);
     // Parse the IPv4 header and the transport ports once, from the raw bytes.
     uint8_t hdr[PARSE_BYTES_MAX];
     const uint32_t size = packet->GetSize();
@@ -521,19 +508,18 @@ RdmaSwitch::ReceiveFromDevice(Ptr<NetDevice> device,
     }
 
     // ECN marking on the instantaneous egress queue length.
-    Ptr<Packet> copy = packet->Copy();
     const uint8_t ecn = tos & 0x03U;
     if (m_ecnEnabled && (ecn == Ipv4Header::ECN_ECT1 || ecn == Ipv4Header::ECN_ECT0) &&
         DecideEcnMark(queueBefore))
     {
-        MarkPacket(copy, hasChecksum, outPort, cls, queueBefore);
+        MarkPacket(packet, hasChecksum, outPort, cls, queueBefore);
     }
 
     // Remember the ingress port before the device may dequeue synchronously.
     m_ingressFifo[outPort][cls].push_back(inPort);
     ++m_forwarded;
     m_egressQueueTrace(outPort, cls, static_cast<uint32_t>(queueBefore + size));
-    m_ports[outPort]->Enqueue(copy, cls);
+    m_ports[outPort]->Enqueue(packet, cls);
 }
 
 void

@@ -252,20 +252,13 @@ class RdmaSwitch : public Object
     uint64_t GetForwardedPackets() const;
 
     /**
-     * Protocol handler for IPv4 packets received on a port (registered by AddPort).
+     * Receive an IPv4 packet on a port (the port's RdmaReceiveCallback, set by AddPort):
+     * parse once, route, admit, mark, enqueue. The packet is forwarded without a copy.
+     * \param inPort the ingress port index
      * \param device the receiving device
-     * \param packet the IPv4 packet
-     * \param protocol the EtherType (0x0800)
-     * \param from source MAC
-     * \param to destination MAC
-     * \param packetType packet type
+     * \param packet the IPv4 packet (Ethernet header removed)
      */
-    void ReceiveFromDevice(Ptr<NetDevice> device,
-                           Ptr<const Packet> packet,
-                           uint16_t protocol,
-                           const Address& from,
-                           const Address& to,
-                           NetDevice::PacketType packetType);
+    void ReceiveFromPort(uint32_t inPort, Ptr<RdmaNetDevice> device, Ptr<Packet> packet);
 
   protected:
     void DoInitialize() override;
