@@ -71,7 +71,7 @@ main(int argc, char* argv[])
 {
     Time::SetResolution(Time::PS); // 100 Gb/s frames are not whole nanoseconds
     std::string scenario = "incast";
-    std::string scheduler = "ns3::MapScheduler";
+    std::string scheduler = "ns3::PriorityQueueScheduler";
     CommandLine cmd(__FILE__);
     cmd.AddValue("scenario", "incast | leafspine16", scenario);
     cmd.AddValue("scheduler", "ns-3 scheduler TypeId", scheduler);
