@@ -132,6 +132,7 @@ RdmaNetDevice::DoDispose()
 {
     NS_LOG_FUNCTION(this);
     m_wakeUpEvent.Cancel();
+    m_txCompleteEvent.Cancel();
     m_node = nullptr;
     m_channel = nullptr;
     m_receiveErrorModel = nullptr;
@@ -256,7 +257,7 @@ RdmaNetDevice::GetPausedMask() const
 bool
 RdmaNetDevice::IsBusy() const
 {
-    return m_busy;
+    return Simulator::Now() < m_txEnd;
 }
 
 uint32_t
@@ -328,6 +329,19 @@ RdmaNetDevice::GetQuantumTime() const
     return m_dataRate.CalculateBitsTxTime(512);
 }
 
+bool
+RdmaNetDevice::HasQueuedPackets() const
+{
+    for (const auto& q : m_queues)
+    {
+        if (!q.empty())
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
 uint32_t
 RdmaNetDevice::PickClass(uint8_t pausedMask)
 {
@@ -358,8 +372,19 @@ void
 RdmaNetDevice::TryTransmit()
 {
     NS_LOG_FUNCTION(this);
-    if (m_busy || !m_channel)
+    if (!m_channel)
     {
+        return;
+    }
+    if (Simulator::Now() < m_txEnd)
+    {
+        // Still serializing: make sure the end of the frame wakes us (see StartTransmission).
+        if (!m_txCompleteEvent.IsRunning())
+        {
+            m_txCompleteEvent = Simulator::Schedule(m_txEnd - Simulator::Now(),
+                                                    &RdmaNetDevice::TransmitComplete,
+                                                    this);
+        }
         return;
     }
     if (!m_controlQueue.empty())
@@ -414,8 +439,7 @@ void
 RdmaNetDevice::StartTransmission(Ptr<Packet> frame)
 {
     NS_LOG_FUNCTION(this << frame);
-    NS_ASSERT_MSG(!m_busy, "RdmaNetDevice: transmission started while busy");
-    m_busy = true;
+    NS_ASSERT_MSG(Simulator::Now() >= m_txEnd, "RdmaNetDevice: transmission started while busy");
     // The channel takes the frame itself (no copy); keep a copy only for PhyTxEnd sinks.
     m_currentFrame = m_phyTxEndTrace.IsEmpty() ? nullptr : frame->Copy();
     const uint32_t wireBytes = WireBytes(frame->GetSize());
@@ -425,19 +449,29 @@ RdmaNetDevice::StartTransmission(Ptr<Packet> frame)
     m_phyTxBeginTrace(frame);
     m_snifferTrace(frame);
     m_promiscSnifferTrace(frame);
+    m_txEnd = Simulator::Now() + wireTime;
     m_channel->TransmitStart(frame, this, wireTime);
-    Simulator::Schedule(wireTime, &RdmaNetDevice::TransmitComplete, this);
+    // The end of a frame needs an event only if something may be sent next or a PhyTxEnd
+    // sink listens; otherwise TryTransmit schedules it when work arrives during the frame.
+    // An uncongested switch port thus costs one event per frame instead of two.
+    if (!m_controlQueue.empty() || !m_txPull.IsNull() || m_currentFrame ||
+        HasQueuedPackets())
+    {
+        m_txCompleteEvent =
+            Simulator::Schedule(wireTime, &RdmaNetDevice::TransmitComplete, this);
+    }
 }
 
 void
 RdmaNetDevice::TransmitComplete()
 {
     NS_LOG_FUNCTION(this);
-    NS_ASSERT_MSG(m_busy, "RdmaNetDevice: transmission completed while idle");
-    m_busy = false;
     Ptr<Packet> frame = m_currentFrame;
     m_currentFrame = nullptr;
-    m_phyTxEndTrace(frame);
+    if (frame)
+    {
+        m_phyTxEndTrace(frame);
+    }
     TryTransmit();
 }
 
@@ -453,9 +487,9 @@ RdmaNetDevice::ScheduleWakeUp()
 {
     NS_LOG_FUNCTION(this);
     m_wakeUpEvent.Cancel();
-    if (m_busy)
+    if (IsBusy())
     {
-        return; // TransmitComplete re-evaluates
+        return; // the end of the frame re-evaluates
     }
     const Time now = Simulator::Now();
     // Classes with work: non-empty queues; with a pull source, any class may have work there.
@@ -565,9 +599,10 @@ RdmaNetDevice::ReceivePfc(Ptr<Packet> frame)
             m_pfcRxTrace(cls, quanta);
         }
     }
-    if (m_busy)
+    if (IsBusy())
     {
-        m_wakeUpEvent.Cancel(); // TransmitComplete re-evaluates
+        m_wakeUpEvent.Cancel();
+        TryTransmit(); // makes sure the end of the frame re-evaluates
     }
     else
     {

@@ -245,6 +245,8 @@ class RdmaNetDevice : public NetDevice
     void DoDispose() override;
 
   private:
+    /// \return true if any class queue holds a packet
+    bool HasQueuedPackets() const;
     /// Transmit the next eligible frame if the device is idle.
     void TryTransmit();
     /// Serialize a complete frame onto the channel.
@@ -283,7 +285,8 @@ class RdmaNetDevice : public NetDevice
     SchedulingPolicy m_policy;
     Ptr<ErrorModel> m_receiveErrorModel;
 
-    bool m_busy{false};
+    Time m_txEnd;              //!< end of the frame being serialized (busy while now < it)
+    EventId m_txCompleteEvent; //!< end-of-frame event, when one is needed
     uint64_t m_txTimeCarry{0}; //!< remainder of the last serialization time, in bit-steps
     uint64_t m_stepsPerByteRate{0}; //!< the bit rate m_stepsPerByte was computed for
     uint64_t m_stepsPerByte{0};     //!< time steps per byte when exact, else 0
