@@ -526,9 +526,16 @@ RdmaNetDevice::Receive(Ptr<Packet> frame)
     m_snifferTrace(frame);
     m_promiscSnifferTrace(frame);
 
-    EthernetHeader eth(false);
-    frame->PeekHeader(eth);
-    const uint16_t etherType = eth.GetLengthType();
+    // Ethernet II header read from the raw bytes: no Header object on the per-frame path.
+    uint8_t eth[ETHERNET_HEADER_BYTES];
+    if (frame->CopyData(eth, ETHERNET_HEADER_BYTES) < ETHERNET_HEADER_BYTES)
+    {
+        NS_LOG_LOGIC("dropping a runt frame of " << frame->GetSize() << " bytes");
+        ++m_rxDrops;
+        m_phyRxDropTrace(frame);
+        return;
+    }
+    const uint16_t etherType = static_cast<uint16_t>((eth[12] << 8) | eth[13]);
     if (etherType == ETHERTYPE_MAC_CONTROL)
     {
         ReceivePfc(frame);
@@ -541,15 +548,22 @@ RdmaNetDevice::Receive(Ptr<Packet> frame)
         m_phyRxDropTrace(frame);
         return;
     }
-    frame->RemoveHeader(eth);
+    frame->RemoveAtStart(ETHERNET_HEADER_BYTES);
     m_macRxTrace(frame);
+    Mac48Address source;
+    Mac48Address destination;
+    if (!m_promiscRxCallback.IsNull() || m_rdmaRxCallback.IsNull())
+    {
+        destination.CopyFrom(eth);
+        source.CopyFrom(eth + 6);
+    }
     if (!m_promiscRxCallback.IsNull())
     {
         m_promiscRxCallback(this,
                             frame,
                             ETHERTYPE_IPV4,
-                            eth.GetSource(),
-                            eth.GetDestination(),
+                            source,
+                            destination,
                             NetDevice::PACKET_HOST);
     }
     if (!m_rdmaRxCallback.IsNull())
@@ -558,7 +572,7 @@ RdmaNetDevice::Receive(Ptr<Packet> frame)
     }
     else if (!m_rxCallback.IsNull())
     {
-        m_rxCallback(this, frame, ETHERTYPE_IPV4, eth.GetSource());
+        m_rxCallback(this, frame, ETHERTYPE_IPV4, source);
     }
 }
 

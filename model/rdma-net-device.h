@@ -54,6 +54,8 @@ class RdmaNetDevice : public NetDevice
     static constexpr uint32_t FCS_BYTES = 4;
     /// Minimum inter-frame gap, bytes.
     static constexpr uint32_t IFG_BYTES = 12;
+    /// Ethernet II header: destination, source, EtherType.
+    static constexpr uint32_t ETHERNET_HEADER_BYTES = 14;
     /// Minimum Ethernet frame, FCS included.
     static constexpr uint32_t MIN_FRAME_BYTES = 64;
     /// EtherType of IPv4.
