@@ -41,15 +41,32 @@ def build(bld):
         'model/rdma-net-device.cc',
         'model/rdma-switch-mmu.cc',
         'model/rdma-switch.cc',
+        'model/rdma-load-balancer.cc',
+        'model/rdma-ecmp-load-balancer.cc',
+        'model/rdma-random-spray-load-balancer.cc',
+        'model/rdma-round-robin-spray-load-balancer.cc',
+        'model/rdma-flowlet-load-balancer.cc',
+        'model/rdma-adaptive-load-balancer.cc',
         'model/rdma-congestion-control.cc',
         'model/rdma-fixed-rate-congestion-control.cc',
+        'model/dcqcn-congestion-control.cc',
         'model/rdma-loss-recovery.cc',
         'model/rdma-go-back-n-loss-recovery.cc',
+        'model/rdma-go-back-zero-loss-recovery.cc',
+        'model/rdma-sack-loss-recovery.cc',
+        'model/rdma-sack-header.cc',
+        'model/rdma-placement-header.cc',
+        'model/rdma-periodic-error-model.cc',
         'model/rdma-queue-pair.cc',
         'model/rdma-nic.cc',
         'helper/rdma-link-helper.cc',
         'helper/rdma-helper.cc',
         'helper/rdma-routing-helper.cc',
+        'helper/rdma-loss-helper.cc',
+        'helper/fat-tree-helper.cc',
+        'helper/hpcc-topology-reader.cc',
+        'helper/hpcc-flow-reader.cc',
+        'helper/hpcc-config-reader.cc',
         ]
 
     headers = bld(features='ns3header')
@@ -64,10 +81,22 @@ def build(bld):
         'model/rdma-net-device.h',
         'model/rdma-switch-mmu.h',
         'model/rdma-switch.h',
+        'model/rdma-load-balancer.h',
+        'model/rdma-ecmp-load-balancer.h',
+        'model/rdma-random-spray-load-balancer.h',
+        'model/rdma-round-robin-spray-load-balancer.h',
+        'model/rdma-flowlet-load-balancer.h',
+        'model/rdma-adaptive-load-balancer.h',
         'model/rdma-congestion-control.h',
         'model/rdma-fixed-rate-congestion-control.h',
+        'model/dcqcn-congestion-control.h',
         'model/rdma-loss-recovery.h',
         'model/rdma-go-back-n-loss-recovery.h',
+        'model/rdma-go-back-zero-loss-recovery.h',
+        'model/rdma-sack-loss-recovery.h',
+        'model/rdma-sack-header.h',
+        'model/rdma-placement-header.h',
+        'model/rdma-periodic-error-model.h',
         'model/rdma-queue-pair.h',
         'model/rdma-nic.h',
         'model/rdma-work-request.h',
@@ -75,6 +104,11 @@ def build(bld):
         'helper/rdma-link-helper.h',
         'helper/rdma-helper.h',
         'helper/rdma-routing-helper.h',
+        'helper/rdma-loss-helper.h',
+        'helper/fat-tree-helper.h',
+        'helper/hpcc-topology-reader.h',
+        'helper/hpcc-flow-reader.h',
+        'helper/hpcc-config-reader.h',
         ]
 
     incast_example = ''
@@ -83,6 +117,15 @@ def build(bld):
         example.source = 'examples/rdma-incast.cc'
         example.target = 'examples/' + example.target
         incast_example = os.path.join(bld.path.get_bld().abspath(), example.target)
+        goodput = bld.create_ns3_program('goodput-vs-loss', ['rdma', 'core', 'network', 'internet'])
+        goodput.source = 'examples/goodput-vs-loss.cc'
+        goodput.target = 'examples/' + goodput.target
+        dcqcn = bld.create_ns3_program('dcqcn-convergence', ['rdma', 'core', 'network', 'internet'])
+        dcqcn.source = 'examples/dcqcn-convergence.cc'
+        dcqcn.target = 'examples/' + dcqcn.target
+        hpcc = bld.create_ns3_program('hpcc-compat', ['rdma', 'core', 'network', 'internet'])
+        hpcc.source = 'examples/hpcc-compat.cc'
+        hpcc.target = 'examples/' + hpcc.target
 
     # The GoogleTest tests, run by the ns-3 TestSuite "rdma" (test/rdma-test-suite.cc).
     if bld.env['RDMA_GTEST']:
@@ -92,10 +135,15 @@ def build(bld):
             'test/rdma-header-test.cc',
             'test/rdma-link-test.cc',
             'test/rdma-switch-test.cc',
+            'test/rdma-load-balance-test.cc',
             'test/rdma-nic-test.cc',
+            'test/rdma-loss-recovery-test.cc',
             'test/rdma-incast-test.cc',
             'test/rdma-validation-test.cc',
             'test/rdma-pcap-test.cc',
+            'test/rdma-dcqcn-test.cc',
+            'test/rdma-topology-test.cc',
+            'test/rdma-hpcc-compat-test.cc',
             ]
         module_test.use.append('GTEST')
         module_test.defines = list(getattr(module_test, 'defines', [])) + [

@@ -62,6 +62,8 @@ FatTreeHelper::SetThreeTier(uint32_t k)
                                              "(k = 4: 16 hosts, k = 32: 8192 hosts)");
     m_leafSpine = false;
     m_k = k;
+    m_hostsPerEdgeSetting = 0;
+    m_oversubscription = 0;
 }
 
 void
@@ -361,8 +363,8 @@ uint32_t
 FatTreeHelper::GetEdgeOfHost(uint32_t i) const
 {
     NS_ABORT_MSG_IF(i >= GetNHosts(),
-                    "FatTreeHelper: host " << i << " does not exist; the fabric has "
-                                           << GetNHosts() << " hosts");
+                    "FatTreeHelper: host " << i << " does not exist; the fabric has " << GetNHosts()
+                                           << " hosts");
     return i / GetHostsPerEdge();
 }
 

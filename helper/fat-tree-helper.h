@@ -86,7 +86,9 @@ class FatTreeHelper
     FatTreeHelper();
 
     /**
-     * Build a k-ary three-tier fat-tree.
+     * Build a k-ary three-tier fat-tree, with the default k/2 hosts per edge switch
+     * (SetThreeTier and SetLeafSpine reset the hosts per edge switch and the
+     * oversubscription: call SetHostsPerEdge or SetOversubscription afterwards).
      * \param k switch radix: even and at least 2
      */
     void SetThreeTier(uint32_t k);

@@ -25,12 +25,12 @@ class RdmaLinkHelper;
  */
 struct HpccLink
 {
-    uint32_t src{0};      //!< node id of one end
-    uint32_t dst{0};      //!< node id of the other end
-    DataRate rate;        //!< line rate
-    Time delay;           //!< propagation delay
-    double errorRate{0};  //!< packet error rate of the link (receive error model), 0..1
-    uint32_t line{0};     //!< line of the file it was read from
+    uint32_t src{0};     //!< node id of one end
+    uint32_t dst{0};     //!< node id of the other end
+    DataRate rate;       //!< line rate
+    Time delay;          //!< propagation delay
+    double errorRate{0}; //!< packet error rate of the link (receive error model), 0..1
+    uint32_t line{0};    //!< line of the file it was read from
 };
 
 /**

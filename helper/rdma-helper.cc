@@ -141,6 +141,10 @@ RdmaHelper::InstallSwitch(Ptr<Node> node)
     NS_ABORT_MSG_IF(node->GetObject<RdmaNic>(), "node " << node->GetId() << " is a host");
     Ptr<RdmaSwitch> sw = m_switchFactory.Create<RdmaSwitch>();
     sw->SetAttribute("Mmu", PointerValue(m_mmuFactory.Create<RdmaSwitchMmu>()));
+    if (m_lbSet)
+    {
+        sw->SetAttribute("LoadBalancer", PointerValue(m_lbFactory.Create<RdmaLoadBalancer>()));
+    }
     node->AggregateObject(sw);
     sw->SetNode(node);
     for (uint32_t i = 0; i < node->GetNDevices(); ++i)

@@ -86,6 +86,15 @@ class RdmaHelper
     void SetLossRecovery(const std::string& typeId, Args&&... args);
 
     /**
+     * Choose the load balancer of switches installed from now on (one instance per switch;
+     * default ns3::RdmaEcmpLoadBalancer).
+     * \param typeId a subclass of ns3::RdmaLoadBalancer
+     * \param args attribute name/value pairs for it
+     */
+    template <typename... Args>
+    void SetLoadBalancer(const std::string& typeId, Args&&... args);
+
+    /**
      * Addresses of hosts installed from now on: network | 1, network | 2, ...
      * \param network the network address
      * \param mask its mask
@@ -124,7 +133,8 @@ class RdmaHelper
                                                               Ptr<Node> responder);
 
     /**
-     * Use fixed random-variable streams in the switches (ECN marking) for reproducibility.
+     * Use fixed random-variable streams in the switches (ECN marking, load balancers) for
+     * reproducibility.
      * \param nodes nodes whose switches take streams
      * \param stream first stream number
      * \return number of streams used
@@ -149,6 +159,8 @@ class RdmaHelper
     ObjectFactory m_lrFactory;
     bool m_ccSet{false};
     bool m_lrSet{false};
+    ObjectFactory m_lbFactory;
+    bool m_lbSet{false};
     Ipv4Address m_network;
     Ipv4Mask m_mask;
     uint32_t m_nextHost{1};
@@ -172,6 +184,16 @@ RdmaHelper::SetLossRecovery(const std::string& typeId, Args&&... args)
         CheckTypeId(typeId, TypeId::LookupByName("ns3::RdmaLossRecovery"), "loss recovery"));
     m_lrFactory.Set(std::forward<Args>(args)...);
     m_lrSet = true;
+}
+
+template <typename... Args>
+void
+RdmaHelper::SetLoadBalancer(const std::string& typeId, Args&&... args)
+{
+    m_lbFactory.SetTypeId(
+        CheckTypeId(typeId, TypeId::LookupByName("ns3::RdmaLoadBalancer"), "load balancer"));
+    m_lbFactory.Set(std::forward<Args>(args)...);
+    m_lbSet = true;
 }
 
 } // namespace ns3

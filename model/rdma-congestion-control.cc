@@ -34,4 +34,19 @@ RdmaCongestionControl::OnCnp(RdmaCcState& /* state */)
 {
 }
 
+void
+RdmaCongestionControl::SetRateChangeCallback(Callback<void> cb)
+{
+    m_rateChange = cb;
+}
+
+void
+RdmaCongestionControl::NotifyRateChange()
+{
+    if (!m_rateChange.IsNull())
+    {
+        m_rateChange();
+    }
+}
+
 } // namespace ns3

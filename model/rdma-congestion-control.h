@@ -6,6 +6,7 @@
 
 #include "rdma-cc-state.h"
 
+#include "ns3/callback.h"
 #include "ns3/object.h"
 
 #include <string>
@@ -66,6 +67,21 @@ class RdmaCongestionControl : public Object
      * \param state the queue pair's state
      */
     virtual void OnCnp(RdmaCcState& state);
+
+    /**
+     * Set by the queue pair: called when the congestion control changes the rate outside
+     * OnPacketSent (from its own timers, or in OnCnp). The queue pair then re-paces the gap
+     * after its last packet at the new rate, as a NIC's rate limiter does, and wakes the NIC.
+     * \param cb the hook
+     */
+    void SetRateChangeCallback(Callback<void> cb);
+
+  protected:
+    /// Call the rate change hook, if any. Never from OnPacketSent.
+    void NotifyRateChange();
+
+  private:
+    Callback<void> m_rateChange; //!< the queue pair's re-pacing hook
 };
 
 } // namespace ns3

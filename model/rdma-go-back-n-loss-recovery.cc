@@ -4,6 +4,7 @@
 #include "rdma-go-back-n-loss-recovery.h"
 
 #include "ns3/log.h"
+#include "ns3/simulator.h"
 
 namespace ns3
 {
@@ -30,27 +31,88 @@ RdmaGoBackNLossRecovery::GetName() const
 Ptr<RdmaLossRecovery>
 RdmaGoBackNLossRecovery::Fork()
 {
-    return CopyObject<RdmaGoBackNLossRecovery>(this);
+    Ptr<RdmaGoBackNLossRecovery> copy = CopyObject<RdmaGoBackNLossRecovery>(this);
+    copy->m_expiry = Time::Max();
+    return copy;
 }
 
 void
-RdmaGoBackNLossRecovery::OnNak(RdmaRecoveryState& state, uint64_t nakSeq)
+RdmaGoBackNLossRecovery::OnPacketSent(RdmaRecoveryState& state,
+                                      uint64_t /* seq */,
+                                      bool /* retransmission */)
 {
-    NS_LOG_FUNCTION(this << nakSeq);
-    state.sndNxt = nakSeq;
+    if (m_expiry == Time::Max())
+    {
+        m_expiry = Simulator::Now() + state.baseRto;
+    }
 }
 
 void
-RdmaGoBackNLossRecovery::OnTimeout(RdmaRecoveryState& state)
+RdmaGoBackNLossRecovery::Rearm(const RdmaRecoveryState& state)
+{
+    m_expiry = state.sndUna < state.highestSent ? Simulator::Now() + state.baseRto : Time::Max();
+}
+
+void
+RdmaGoBackNLossRecovery::OnAck(RdmaRecoveryState& state, const RdmaAckInfo& ack)
+{
+    if (state.sndUna > ack.previousUna)
+    {
+        Rearm(state);
+    }
+}
+
+void
+RdmaGoBackNLossRecovery::OnNak(RdmaRecoveryState& state, const RdmaAckInfo& ack)
+{
+    NS_LOG_FUNCTION(this << ack.cumAck);
+    if (state.sndUna > ack.previousUna)
+    {
+        Rearm(state);
+    }
+    state.sndNxt = GetNakRestart(state, ack.cumAck);
+}
+
+RdmaLossRecovery::TimerKind
+RdmaGoBackNLossRecovery::OnTimer(RdmaRecoveryState& state)
 {
     NS_LOG_FUNCTION(this << state.sndUna);
-    state.sndNxt = state.sndUna;
+    if (Simulator::Now() < m_expiry)
+    {
+        return TIMER_NONE;
+    }
+    if (state.sndUna >= state.highestSent)
+    {
+        m_expiry = Time::Max();
+        return TIMER_NONE;
+    }
+    state.sndNxt = GetTimeoutRestart(state);
+    m_expiry = Simulator::Now() + state.baseRto;
+    return TIMER_RTO;
+}
+
+Time
+RdmaGoBackNLossRecovery::GetTimerExpiry() const
+{
+    return m_expiry;
 }
 
 bool
 RdmaGoBackNLossRecovery::PlacesOutOfOrder() const
 {
     return false;
+}
+
+uint64_t
+RdmaGoBackNLossRecovery::GetNakRestart(const RdmaRecoveryState& /* state */, uint64_t nakSeq) const
+{
+    return nakSeq;
+}
+
+uint64_t
+RdmaGoBackNLossRecovery::GetTimeoutRestart(const RdmaRecoveryState& state) const
+{
+    return state.sndUna;
 }
 
 } // namespace ns3

@@ -18,4 +18,38 @@ RdmaLossRecovery::GetTypeId()
     return tid;
 }
 
+void
+RdmaLossRecovery::Init(RdmaRecoveryState& /* state */)
+{
+}
+
+bool
+RdmaLossRecovery::GetNextSequence(const RdmaRecoveryState& state, uint64_t& seq) const
+{
+    if (state.sndNxt >= state.seqEnd)
+    {
+        return false;
+    }
+    seq = state.sndNxt;
+    return true;
+}
+
+uint64_t
+RdmaLossRecovery::GetPacketsInFlight(const RdmaRecoveryState& state) const
+{
+    return state.sndNxt - state.sndUna;
+}
+
+uint32_t
+RdmaLossRecovery::GetReorderWindow() const
+{
+    return 0;
+}
+
+bool
+RdmaLossRecovery::RestartsMessageOnGap() const
+{
+    return false;
+}
+
 } // namespace ns3

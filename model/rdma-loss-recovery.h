@@ -4,6 +4,7 @@
 #ifndef RDMA_LOSS_RECOVERY_H
 #define RDMA_LOSS_RECOVERY_H
 
+#include "ns3/nstime.h"
 #include "ns3/object.h"
 
 #include <cstdint>
@@ -12,32 +13,79 @@
 namespace ns3
 {
 
+class RdmaSackHeader;
+
 /**
  * \ingroup rdma
  * \brief The sender-side sequence state a loss recovery acts on.
  *
  * Sequence numbers are the queue pair's 64-bit unwrapped packet sequence numbers; the
- * 24-bit BTH PSN on the wire is (initial PSN + sequence) mod 2^24.
+ * 24-bit BTH PSN on the wire is (initial PSN + sequence) mod 2^24. The queue pair keeps
+ * sndUna, highestSent, messageStart and seqEnd up to date; a loss recovery moves sndNxt
+ * (the in-order transmit pointer that go-back schemes rewind) and keeps whatever else it
+ * needs (a scoreboard, timers) in itself.
  */
 struct RdmaRecoveryState
 {
-    uint64_t sndUna{0};     //!< oldest unacknowledged sequence
-    uint64_t sndNxt{0};     //!< next sequence to transmit
-    uint64_t highestSent{0}; //!< one past the highest sequence ever transmitted
+    uint64_t sndUna{0};       //!< oldest unacknowledged sequence (cumulative ACK point)
+    uint64_t sndNxt{0};       //!< next sequence of the in-order transmit pointer
+    uint64_t highestSent{0};  //!< one past the highest sequence ever transmitted
     uint64_t messageStart{0}; //!< first sequence of the message holding sndUna
+    uint64_t seqEnd{0};       //!< one past the last sequence of the posted work requests
+    Time baseRto;             //!< the NIC's RetransmitTimeout (IBTA local ACK timeout)
+};
+
+/**
+ * \ingroup rdma
+ * \brief What one acknowledgement (ACK or NAK, with or without SACK extension) says.
+ *
+ * The queue pair has already applied the cumulative part when a loss recovery sees it:
+ * state.sndUna == cumAck, work requests are completed.
+ */
+struct RdmaAckInfo
+{
+    bool nak{false};         //!< AETH NAK (PSN sequence error): the responder expects cumAck
+    uint64_t cumAck{0};      //!< every sequence before this one arrived
+    uint64_t previousUna{0}; //!< sndUna before this acknowledgement
+    /// The SACK extension (RdmaSackHeader) if the ACK carried one, else nullptr. Bit i of
+    /// its bitmap reports sequence cumAck + 1 + i.
+    const RdmaSackHeader* sack{nullptr};
+    uint64_t triggerSeq{0}; //!< SACK: the data packet whose arrival caused this ACK
+    bool duplicate{false};  //!< SACK: that packet had arrived before (D-SACK)
 };
 
 /**
  * \ingroup rdma
  * \brief Interface of a queue pair's loss recovery.
  *
- * Like ns-3's TcpRecoveryOps, a small pluggable object, one copy per queue pair (Fork).
- * It decides where the sender resumes after a NAK or a retransmission timeout and
- * whether the responder places packets that arrive out of order.
+ * Like ns-3's TcpRecoveryOps (and TcpRateOps beside it), a small pluggable object acting
+ * on a state object, one copy per queue pair (Fork). The queue pair builds packets, keeps
+ * the message bookkeeping and owns one timer; the loss recovery decides
+ *  - on the requester side, which sequence is transmitted next (GetNextSequence), what an
+ *    ACK, a NAK or the expiry of the recovery timer means for that (OnAck, OnNak, OnTimer),
+ *    and when the timer fires next (GetTimerExpiry): retransmission timeout, tail-loss
+ *    probe or reordering timer;
+ *  - on the responder side, how packets that arrive out of order are treated
+ *    (PlacesOutOfOrder, GetReorderWindow, RestartsMessageOnGap).
+ *
+ * Three schemes exist: RdmaGoBackNLossRecovery (IBTA), RdmaGoBackZeroLossRecovery (restart
+ * the message) and RdmaSackLossRecovery (IRN-style selective repeat with RACK-TLP). Both
+ * ends of a connection must use the same scheme (RdmaHelper configures all NICs alike):
+ * the selective scheme changes the wire format (RETH in every WRITE packet, SACK
+ * extension in ACKs).
  */
 class RdmaLossRecovery : public Object
 {
   public:
+    /// What an expiry of the recovery timer turned out to be.
+    enum TimerKind : uint8_t
+    {
+        TIMER_NONE,    //!< nothing was due (stale expiry)
+        TIMER_RTO,     //!< retransmission timeout
+        TIMER_PROBE,   //!< tail-loss probe timeout (RFC 8985 section 7)
+        TIMER_REORDER, //!< RACK reordering timer (RFC 8985 section 6.2)
+    };
+
     /**
      * \brief Get the TypeId
      * \return the TypeId for this class
@@ -50,22 +98,81 @@ class RdmaLossRecovery : public Object
     /// \return a copy with the same configuration and fresh state
     virtual Ptr<RdmaLossRecovery> Fork() = 0;
 
+    // ---- requester ----
+
     /**
-     * A NAK (PSN sequence error) for nakSeq arrived; every sequence before it is
+     * The queue pair is connected.
+     * \param state the sender's sequence state
+     */
+    virtual void Init(RdmaRecoveryState& state);
+
+    /**
+     * Which sequence to transmit now. Called when the congestion control's window allows
+     * a packet; must not change state (the packet may not be sent now).
+     * \param state the sender's sequence state
+     * \param[out] seq the sequence to transmit
+     * \return false if there is nothing to transmit
+     */
+    virtual bool GetNextSequence(const RdmaRecoveryState& state, uint64_t& seq) const;
+
+    /**
+     * A data packet left the queue pair. The queue pair has already advanced sndNxt past
+     * it (if it was at or beyond sndNxt) and highestSent.
+     * \param state the sender's sequence state
+     * \param seq its sequence
+     * \param retransmission true if the sequence had been transmitted before
+     */
+    virtual void OnPacketSent(RdmaRecoveryState& state, uint64_t seq, bool retransmission) = 0;
+
+    /**
+     * A positive acknowledgement arrived (possibly without progress, possibly with SACK).
+     * \param state the sender's sequence state (cumulative part applied)
+     * \param ack what it says
+     */
+    virtual void OnAck(RdmaRecoveryState& state, const RdmaAckInfo& ack) = 0;
+
+    /**
+     * A NAK (PSN sequence error) for ack.cumAck arrived; every sequence before it is
      * acknowledged and state.sndUna already advanced to it.
-     * \param state the sender's sequence state, updated in place
-     * \param nakSeq the responder's expected sequence
+     * \param state the sender's sequence state
+     * \param ack what it says (ack.nak is true)
      */
-    virtual void OnNak(RdmaRecoveryState& state, uint64_t nakSeq) = 0;
+    virtual void OnNak(RdmaRecoveryState& state, const RdmaAckInfo& ack) = 0;
 
     /**
-     * The retransmission timer expired with unacknowledged data.
-     * \param state the sender's sequence state, updated in place
+     * The recovery timer reached GetTimerExpiry().
+     * \param state the sender's sequence state
+     * \return what the expiry was
      */
-    virtual void OnTimeout(RdmaRecoveryState& state) = 0;
+    virtual TimerKind OnTimer(RdmaRecoveryState& state) = 0;
 
-    /// \return true if the responder places out-of-order packets, false if it drops them
+    /// \return absolute time the recovery timer should fire next, Time::Max() for never
+    virtual Time GetTimerExpiry() const = 0;
+
+    /**
+     * \param state the sender's sequence state
+     * \return packets considered in the network (the congestion window's "pipe")
+     */
+    virtual uint64_t GetPacketsInFlight(const RdmaRecoveryState& state) const;
+
+    // ---- responder ----
+
+    /**
+     * \return true if the responder places packets that arrive out of order (reorder
+     *         bitmap, SACK in ACKs, placement information in every data packet); false
+     *         if it drops them and NAKs the gap (IBTA)
+     */
     virtual bool PlacesOutOfOrder() const = 0;
+
+    /// \return the responder's reorder bitmap size in packets (when PlacesOutOfOrder)
+    virtual uint32_t GetReorderWindow() const;
+
+    /**
+     * \return true if a responder that detects a gap discards the partially received
+     *         message and NAKs its first PSN, and acknowledges only whole messages
+     *         (go-back-0)
+     */
+    virtual bool RestartsMessageOnGap() const;
 };
 
 } // namespace ns3

@@ -376,7 +376,7 @@ RdmaNic::Receive(Ptr<RdmaNetDevice> /* device */, Ptr<Packet> p)
     {
         RdmaAethHeader aeth;
         p->RemoveHeader(aeth);
-        qp->ReceiveAck(bth, aeth);
+        qp->ReceiveAck(bth, aeth, p); // p: SACK extension (if any) and ICRC
     }
     else if (opcode == CNP)
     {

@@ -8,14 +8,16 @@
 #include "rdma-congestion-control.h"
 #include "rdma-icrc-trailer.h"
 #include "rdma-net-device.h"
+#include "rdma-placement-header.h"
 #include "rdma-reth-header.h"
+#include "rdma-sack-header.h"
 
 #include "ns3/abort.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
-#include "ns3/uinteger.h"
 #include "ns3/udp-header.h"
+#include "ns3/uinteger.h"
 
 #include <algorithm>
 
@@ -80,6 +82,17 @@ RdmaQueuePair::GetTypeId()
                             "The responder discarded an out-of-order packet.",
                             MakeTraceSourceAccessor(&RdmaQueuePair::m_oooDiscardTrace),
                             "ns3::RdmaQueuePair::SequenceTracedCallback")
+            .AddTraceSource("ReorderWindowDrop",
+                            "The responder dropped a packet beyond its reorder bitmap "
+                            "(out-of-order placement).",
+                            MakeTraceSourceAccessor(&RdmaQueuePair::m_windowDropTrace),
+                            "ns3::RdmaQueuePair::SequenceTracedCallback")
+            .AddTraceSource("Placement",
+                            "The responder placed a data packet into memory: sequence, "
+                            "address (WRITE: virtual address; SEND: offset in the receive "
+                            "buffer), payload bytes, and whether a predecessor was missing.",
+                            MakeTraceSourceAccessor(&RdmaQueuePair::m_placementTrace),
+                            "ns3::RdmaQueuePair::PlacementTracedCallback")
             .AddTraceSource("CnpReceived",
                             "A CNP arrived at the requester.",
                             MakeTraceSourceAccessor(&RdmaQueuePair::m_cnpRxTrace),
@@ -108,7 +121,7 @@ RdmaQueuePair::~RdmaQueuePair()
 void
 RdmaQueuePair::DoDispose()
 {
-    m_rtoEvent.Cancel();
+    m_timerEvent.Cancel();
     m_cc = nullptr;
     m_lr = nullptr;
     m_txReady = Callback<void>();
@@ -131,11 +144,13 @@ RdmaQueuePair::Setup(uint32_t qpn,
 {
     NS_LOG_FUNCTION(this << qpn << localAddress << lineRate);
     NS_ABORT_MSG_IF(qpn > PSN_MASK, "QPN " << qpn << " does not fit the 24-bit BTH field");
-    NS_ABORT_MSG_IF(!cc || !lr, "queue pair " << qpn << " needs a congestion control and a loss recovery");
+    NS_ABORT_MSG_IF(!cc || !lr,
+                    "queue pair " << qpn << " needs a congestion control and a loss recovery");
     m_qpn = qpn;
     m_localAddress = localAddress;
     m_params = params;
     m_cc = cc;
+    m_cc->SetRateChangeCallback(MakeCallback(&RdmaQueuePair::RateChanged, this));
     m_lr = lr;
     m_txReady = txReady;
     m_sendControl = sendControl;
@@ -150,6 +165,18 @@ RdmaQueuePair::Setup(uint32_t qpn,
         m_sourcePort = static_cast<uint16_t>(0xC000 | (h & 0x3FFF));
     }
     m_sendTimes.assign(SEND_TIME_RING, Time(0));
+    m_rs.baseRto = params.retransmitTimeout;
+    m_selective = lr->PlacesOutOfOrder();
+    m_restartOnGap = lr->RestartsMessageOnGap();
+    if (m_selective)
+    {
+        const uint32_t window = lr->GetReorderWindow();
+        NS_ABORT_MSG_IF(window < 1 || window > RdmaSackHeader::MAX_BITS,
+                        "loss recovery " << lr->GetName() << " asks for a reorder bitmap of "
+                                         << window << " packets; valid: 1.."
+                                         << RdmaSackHeader::MAX_BITS);
+        m_rxSlots.assign(window, RxSlot());
+    }
 }
 
 void
@@ -163,23 +190,29 @@ RdmaQueuePair::Connect(Ipv4Address remoteAddress, uint32_t remoteQpn)
     m_remoteQpn = remoteQpn;
     m_connected = true;
     m_cc->Init(m_ccState);
+    m_lr->Init(m_rs);
 }
 
 void
 RdmaQueuePair::PostSend(const RdmaWorkRequest& wr)
 {
     NS_LOG_FUNCTION(this << wr.wrId << wr.length);
-    NS_ABORT_MSG_IF(!m_connected,
-                    "PostSend on queue pair " << m_qpn << " before Connect");
+    NS_ABORT_MSG_IF(!m_connected, "PostSend on queue pair " << m_qpn << " before Connect");
     NS_ABORT_MSG_IF(wr.length > 0x80000000ULL,
                     "work request length " << wr.length
                                            << " exceeds the IBTA maximum message size 2^31");
     TxMessage m;
     m.wr = wr;
-    m.firstSeq = m_seqEnd;
+    m.firstSeq = m_rs.seqEnd;
     m.numPackets = wr.length == 0 ? 1 : (wr.length + m_params.mtu - 1) / m_params.mtu;
+    m.sendMsn = 0;
+    if (wr.opcode == RdmaWorkRequest::SEND)
+    {
+        m.sendMsn = m_nextSendMsn;
+        m_nextSendMsn = (m_nextSendMsn + 1) & PSN_MASK;
+    }
     m.postTime = Simulator::Now();
-    m_seqEnd += m.numPackets;
+    m_rs.seqEnd += m.numPackets;
     m_txMessages.push_back(m);
     if (!m_txReady.IsNull())
     {
@@ -232,16 +265,13 @@ RdmaQueuePair::GetSourcePort() const
 bool
 RdmaQueuePair::HasDataToSend() const
 {
-    if (m_rs.sndNxt >= m_seqEnd)
-    {
-        return false;
-    }
     if (m_ccState.window != 0 &&
-        (m_rs.sndNxt - m_rs.sndUna) * uint64_t(m_params.mtu) >= m_ccState.window)
+        m_lr->GetPacketsInFlight(m_rs) * uint64_t(m_params.mtu) >= m_ccState.window)
     {
         return false;
     }
-    return true;
+    uint64_t seq;
+    return m_lr->GetNextSequence(m_rs, seq);
 }
 
 Time
@@ -317,8 +347,10 @@ RdmaQueuePair::AddTransportHeaders(Ptr<Packet> p, uint8_t dscp, uint8_t ecn) con
 Ptr<Packet>
 RdmaQueuePair::GetNextPacket()
 {
-    NS_ASSERT(HasDataToSend());
-    const uint64_t seq = m_rs.sndNxt;
+    uint64_t seq = 0;
+    const bool any = m_lr->GetNextSequence(m_rs, seq);
+    NS_ASSERT_MSG(any, "GetNextPacket without a packet to send");
+    NS_ASSERT(seq < m_rs.seqEnd && seq >= m_rs.sndUna);
     const TxMessage& m = m_txMessages[FindMessage(seq)];
     const uint64_t index = seq - m.firstSeq;
     const bool first = index == 0;
@@ -348,13 +380,22 @@ RdmaQueuePair::GetNextPacket()
 
     Ptr<Packet> p = Create<Packet>(payload + pad);
     p->AddTrailer(RdmaIcrcTrailer());
-    if (write && first)
+    if (write && (first || m_selective))
     {
+        // Out-of-order placement: a RETH in every WRITE packet, with the address of the
+        // packet's own first byte (IRN, Mittal et al., SIGCOMM 2018).
         RdmaRethHeader reth;
-        reth.SetVirtualAddress(m.wr.remoteAddress);
+        reth.SetVirtualAddress(m.wr.remoteAddress + index * m_params.mtu);
         reth.SetRKey(m.wr.rkey);
         reth.SetDmaLength(static_cast<uint32_t>(m.wr.length));
         p->AddHeader(reth);
+    }
+    else if (!write && m_selective)
+    {
+        RdmaPlacementHeader placement;
+        placement.SetMessageSequence(m.sendMsn);
+        placement.SetOffset(static_cast<uint32_t>(index * m_params.mtu));
+        p->AddHeader(placement);
     }
     RdmaBthHeader bth;
     bth.SetOpcode(opcode);
@@ -374,18 +415,18 @@ RdmaQueuePair::GetNextPacket()
     {
         ++m_retransmissions;
     }
-    m_rs.sndNxt = seq + 1;
-    m_rs.highestSent = std::max(m_rs.highestSent, m_rs.sndNxt);
+    m_rs.sndNxt = std::max(m_rs.sndNxt, seq + 1);
+    m_rs.highestSent = std::max(m_rs.highestSent, seq + 1);
     RecordSendTime(seq);
+    m_lr->OnPacketSent(m_rs, seq, retransmission);
 
     const uint32_t wireBytes = RdmaNetDevice::WireBytes(p->GetSize() + ETHERNET_HEADER_BYTES);
     m_cc->OnPacketSent(m_ccState, wireBytes);
     m_nextSendTime = Simulator::Now() + m_ccState.rate.CalculateBytesTxTime(wireBytes);
-    m_ccState.bytesInFlight = (m_rs.sndNxt - m_rs.sndUna) * uint64_t(m_params.mtu);
-    if (!m_rtoEvent.IsRunning())
-    {
-        ArmRetransmitTimer();
-    }
+    m_lastTxTime = Simulator::Now();
+    m_lastTxWireBytes = wireBytes;
+    UpdateInFlight();
+    SyncTimer();
     m_txTrace(seq, retransmission);
     NS_LOG_LOGIC("qp " << m_qpn << " tx seq " << seq << " psn " << SeqToPsn(seq) << " "
                        << RdmaBthHeader::OpcodeName(opcode) << (retransmission ? " (retx)" : ""));
@@ -399,37 +440,57 @@ RdmaQueuePair::RecordSendTime(uint64_t seq)
 }
 
 void
-RdmaQueuePair::ArmRetransmitTimer()
+RdmaQueuePair::UpdateInFlight()
 {
-    m_rtoEvent.Cancel();
-    m_rtoEvent = Simulator::Schedule(m_params.retransmitTimeout,
-                                     &RdmaQueuePair::RetransmitTimeout,
-                                     this);
+    m_ccState.bytesInFlight = m_lr->GetPacketsInFlight(m_rs) * uint64_t(m_params.mtu);
 }
 
 void
-RdmaQueuePair::RetransmitTimeout()
+RdmaQueuePair::SyncTimer()
+{
+    const Time expiry = m_lr->GetTimerExpiry();
+    if (expiry == Time::Max())
+    {
+        m_timerEvent.Cancel();
+        return;
+    }
+    if (m_timerEvent.IsRunning() && m_timerAt <= expiry)
+    {
+        return; // fires early, finds nothing due and re-arms: no cancel per ACK
+    }
+    m_timerEvent.Cancel();
+    const Time now = Simulator::Now();
+    m_timerAt = std::max(expiry, now);
+    m_timerEvent = Simulator::Schedule(m_timerAt - now, &RdmaQueuePair::RecoveryTimerExpired, this);
+}
+
+void
+RdmaQueuePair::RecoveryTimerExpired()
 {
     NS_LOG_FUNCTION(this << m_rs.sndUna);
-    if (m_rs.sndUna >= m_rs.highestSent)
+    const RdmaLossRecovery::TimerKind kind = m_lr->OnTimer(m_rs);
+    if (kind == RdmaLossRecovery::TIMER_RTO)
     {
-        return;
+        ++m_timeouts;
+        m_timeoutTrace(m_rs.sndUna);
     }
-    ++m_timeouts;
-    m_timeoutTrace(m_rs.sndUna);
-    m_lr->OnTimeout(m_rs);
-    ArmRetransmitTimer();
-    m_txReady();
+    UpdateInFlight();
+    SyncTimer();
+    if (kind != RdmaLossRecovery::TIMER_NONE)
+    {
+        m_txReady();
+    }
 }
 
-void
-RdmaQueuePair::AdvanceUna(uint64_t newUna)
+bool
+RdmaQueuePair::AdvanceUna(uint64_t newUna, uint64_t& newlyAcked, Time& rtt)
 {
+    newlyAcked = 0;
+    rtt = Time(0);
     if (newUna <= m_rs.sndUna)
     {
-        return;
+        return false;
     }
-    uint64_t newlyAcked = 0;
     // Payload bytes of sequences [sndUna, newUna): full MTUs except last packets.
     while (!m_txMessages.empty())
     {
@@ -439,8 +500,10 @@ RdmaQueuePair::AdvanceUna(uint64_t newUna)
         const uint64_t to = std::min(newUna, end);
         if (to > from)
         {
-            const uint64_t bytesBefore = std::min<uint64_t>(m.wr.length, (from - m.firstSeq) * m_params.mtu);
-            const uint64_t bytesAfter = std::min<uint64_t>(m.wr.length, (to - m.firstSeq) * m_params.mtu);
+            const uint64_t bytesBefore =
+                std::min<uint64_t>(m.wr.length, (from - m.firstSeq) * m_params.mtu);
+            const uint64_t bytesAfter =
+                std::min<uint64_t>(m.wr.length, (to - m.firstSeq) * m_params.mtu);
             newlyAcked += bytesAfter - bytesBefore;
         }
         if (newUna < end)
@@ -462,7 +525,6 @@ RdmaQueuePair::AdvanceUna(uint64_t newUna)
             m_sendCompletion(c);
         }
     }
-    Time rtt(0);
     const uint64_t newest = newUna - 1;
     if (newest + SEND_TIME_RING >= m_rs.highestSent)
     {
@@ -470,36 +532,45 @@ RdmaQueuePair::AdvanceUna(uint64_t newUna)
     }
     m_rs.sndUna = newUna;
     m_rs.sndNxt = std::max(m_rs.sndNxt, newUna);
+    m_rs.messageStart = m_txMessages.empty() ? newUna : m_txMessages.front().firstSeq;
     m_bytesAcked += newlyAcked;
-    m_ccState.bytesInFlight = (m_rs.sndNxt - m_rs.sndUna) * uint64_t(m_params.mtu);
-    m_cc->OnAck(m_ccState, newlyAcked, rtt);
-    if (m_rs.sndUna < m_rs.highestSent)
-    {
-        ArmRetransmitTimer();
-    }
-    else
-    {
-        m_rtoEvent.Cancel();
-    }
+    return true;
 }
 
 void
-RdmaQueuePair::ReceiveAck(const RdmaBthHeader& bth, const RdmaAethHeader& aeth)
+RdmaQueuePair::ReceiveAck(const RdmaBthHeader& bth, const RdmaAethHeader& aeth, Ptr<Packet> rest)
 {
-    const uint64_t seq = PsnToSeq(bth.GetPsn(), m_rs.sndUna);
+    RdmaAckInfo info;
+    info.previousUna = m_rs.sndUna;
+    uint64_t newlyAcked = 0;
+    Time rtt(0);
+    bool advanced = false;
     if (aeth.IsAck())
     {
-        // Acknowledges every sequence up to and including seq.
-        if (seq + 1 > m_rs.highestSent)
+        // Acknowledges every sequence up to and including the BTH PSN: unwrap the PSN
+        // after it, the first one not acknowledged.
+        const uint64_t cum = PsnToSeq((bth.GetPsn() + 1) & PSN_MASK, m_rs.sndUna);
+        if (cum > m_rs.highestSent)
         {
-            NS_LOG_WARN("qp " << m_qpn << " ignores an ACK for unsent seq " << seq);
+            NS_LOG_WARN("qp " << m_qpn << " ignores an ACK for unsent seq " << cum - 1);
             return;
         }
-        AdvanceUna(seq + 1);
+        RdmaSackHeader sack;
+        if (rest && rest->GetSize() > RdmaIcrcTrailer::SIZE)
+        {
+            rest->RemoveHeader(sack);
+            info.sack = &sack;
+            info.triggerSeq = PsnToSeq(sack.GetTriggerPsn(), m_rs.sndUna);
+            info.duplicate = sack.GetDuplicate();
+        }
+        info.cumAck = cum;
+        advanced = AdvanceUna(cum, newlyAcked, rtt);
+        m_lr->OnAck(m_rs, info);
     }
     else if (aeth.IsNak() && aeth.GetNakCode() == RdmaAethHeader::NAK_PSN_SEQUENCE_ERROR)
     {
         // The responder expects seq: everything before it arrived.
+        const uint64_t seq = PsnToSeq(bth.GetPsn(), m_rs.sndUna);
         if (seq < m_rs.sndUna || seq > m_rs.highestSent)
         {
             NS_LOG_LOGIC("qp " << m_qpn << " ignores a stale NAK for seq " << seq);
@@ -507,16 +578,38 @@ RdmaQueuePair::ReceiveAck(const RdmaBthHeader& bth, const RdmaAethHeader& aeth)
         }
         ++m_naksReceived;
         m_nakTrace(seq);
-        AdvanceUna(seq);
-        m_lr->OnNak(m_rs, seq);
-        m_ccState.bytesInFlight = (m_rs.sndNxt - m_rs.sndUna) * uint64_t(m_params.mtu);
+        info.nak = true;
+        info.cumAck = seq;
+        advanced = AdvanceUna(seq, newlyAcked, rtt);
+        m_lr->OnNak(m_rs, info);
     }
     else
     {
         NS_LOG_WARN("qp " << m_qpn << " ignores AETH syndrome " << unsigned(aeth.GetSyndrome()));
         return;
     }
+    UpdateInFlight();
+    if (advanced)
+    {
+        m_cc->OnAck(m_ccState, newlyAcked, rtt);
+    }
+    SyncTimer();
     m_txReady();
+}
+
+void
+RdmaQueuePair::RateChanged()
+{
+    // As a NIC's rate limiter: the gap after the last packet follows the new rate at once
+    // (otherwise a flow cut to a low rate would wait out the long gap of that rate).
+    if (m_lastTxWireBytes != 0)
+    {
+        m_nextSendTime = m_lastTxTime + m_ccState.rate.CalculateBytesTxTime(m_lastTxWireBytes);
+    }
+    if (!m_txReady.IsNull())
+    {
+        m_txReady();
+    }
 }
 
 void
@@ -537,52 +630,101 @@ RdmaQueuePair::ReceiveData(Ptr<Packet> payload, const RdmaBthHeader& bth, bool e
     }
     const uint8_t opcode = bth.GetOpcode();
     const uint64_t seq = PsnToSeq(bth.GetPsn(), m_rxExpected);
+    if (m_selective)
+    {
+        ReceiveDataSelective(payload, bth, seq);
+        return;
+    }
     if (seq < m_rxExpected)
     {
         // Duplicate (a go-back-N resend or a lost ACK): re-acknowledge so the requester
-        // moves on, once per burst or whenever the packet asks for an ACK.
+        // moves on, once per burst or whenever the packet asks for an ACK. Go-back-0
+        // acknowledges whole messages only.
         ++m_duplicates;
-        if (!m_dupAckSent || bth.GetAckRequest())
+        const uint64_t acked = m_restartOnGap ? m_rxCommitted : m_rxExpected;
+        if ((!m_dupAckSent || bth.GetAckRequest()) && acked > 0)
         {
             m_dupAckSent = true;
-            SendAck(m_rxExpected - 1, RdmaAethHeader::AckSyndrome());
+            SendAck(acked - 1, RdmaAethHeader::AckSyndrome());
         }
         return;
     }
-    if (seq > m_rxExpected && !m_lr->PlacesOutOfOrder())
+    if (seq > m_rxExpected)
     {
         ++m_oooDiscards;
         m_oooDiscardTrace(seq);
         if (!m_nakOutstanding)
         {
             m_nakOutstanding = true;
+            if (m_restartOnGap)
+            {
+                // Go-back-0: the partial message is discarded and asked for again.
+                m_bytesReceived -= m_rxMessageBytes;
+                m_rxMessageBytes = 0;
+                m_rxExpected = m_rxCommitted;
+            }
             ++m_naksSent;
-            SendAck(m_rxExpected, RdmaAethHeader::NakSyndrome(RdmaAethHeader::NAK_PSN_SEQUENCE_ERROR));
+            SendAck(m_rxExpected,
+                    RdmaAethHeader::NakSyndrome(RdmaAethHeader::NAK_PSN_SEQUENCE_ERROR));
         }
         return;
     }
-    NS_ABORT_MSG_IF(seq > m_rxExpected,
-                    "out-of-order placement is not supported by loss recovery "
-                        << m_lr->GetName());
 
     // In order: place it.
     m_nakOutstanding = false;
     m_dupAckSent = false;
+    const uint32_t payloadBytes = payload->GetSize() - RdmaIcrcTrailer::SIZE - bth.GetPadCount() -
+                                  (RdmaBthHeader::HasReth(opcode) ? RdmaRethHeader::SIZE : 0u);
+    if (RdmaBthHeader::HasReth(opcode))
+    {
+        RdmaRethHeader reth;
+        payload->PeekHeader(reth);
+        m_rxMessageAddress = reth.GetVirtualAddress();
+    }
+    else if (RdmaBthHeader::IsFirstOrOnly(opcode))
+    {
+        m_rxMessageAddress = 0; // SEND: offsets in the receive buffer
+    }
+    const uint64_t address =
+        m_rxMessageAddress + (RdmaBthHeader::IsFirstOrOnly(opcode) ? 0 : m_rxMessageBytes);
+    m_bytesPlaced += payloadBytes;
+    m_placementTrace(seq, address, payloadBytes, false);
+    DeliverInOrder(seq, opcode, payloadBytes, Simulator::Now());
+    const bool last = RdmaBthHeader::IsLastOrOnly(opcode);
+    if (m_restartOnGap)
+    {
+        // Go-back-0 acknowledges whole messages only.
+        if (last)
+        {
+            m_unackedPackets = 0;
+            SendAck(seq, RdmaAethHeader::AckSyndrome());
+        }
+        return;
+    }
+    if (++m_unackedPackets >= m_params.ackInterval || bth.GetAckRequest() || last)
+    {
+        m_unackedPackets = 0;
+        SendAck(seq, RdmaAethHeader::AckSyndrome());
+    }
+}
+
+void
+RdmaQueuePair::DeliverInOrder(uint64_t seq, uint8_t opcode, uint32_t bytes, Time arrival)
+{
     m_rxExpected = seq + 1;
-    const uint32_t payloadBytes =
-        payload->GetSize() - RdmaIcrcTrailer().GetSerializedSize() - bth.GetPadCount() -
-        (RdmaBthHeader::HasReth(opcode) ? 16u : 0u);
     if (RdmaBthHeader::IsFirstOrOnly(opcode))
     {
         m_rxMessageBytes = 0;
-        m_rxMessageStart = Simulator::Now();
-        m_rxOpcode = RdmaBthHeader::IsWrite(opcode) ? RdmaWorkRequest::WRITE : RdmaWorkRequest::SEND;
+        m_rxMessageStart = arrival;
+        m_rxCommitted = seq;
+        m_rxOpcode =
+            RdmaBthHeader::IsWrite(opcode) ? RdmaWorkRequest::WRITE : RdmaWorkRequest::SEND;
     }
-    m_rxMessageBytes += payloadBytes;
-    m_bytesReceived += payloadBytes;
-    const bool last = RdmaBthHeader::IsLastOrOnly(opcode);
-    if (last)
+    m_rxMessageBytes += bytes;
+    m_bytesReceived += bytes;
+    if (RdmaBthHeader::IsLastOrOnly(opcode))
     {
+        m_rxCommitted = seq + 1;
         m_msn = (m_msn + 1) & PSN_MASK;
         RdmaCompletion c;
         c.qpn = m_qpn;
@@ -596,18 +738,105 @@ RdmaQueuePair::ReceiveData(Ptr<Packet> payload, const RdmaBthHeader& bth, bool e
             m_recvCompletion(c);
         }
     }
-    if (++m_unackedPackets >= m_params.ackInterval || bth.GetAckRequest() || last)
+}
+
+void
+RdmaQueuePair::ReceiveDataSelective(Ptr<Packet> payload, const RdmaBthHeader& bth, uint64_t seq)
+{
+    const uint8_t opcode = bth.GetOpcode();
+    const uint64_t window = m_rxSlots.size();
+    // Every packet says where it goes: a RETH (WRITE) or a placement header (SEND).
+    uint64_t address;
+    uint32_t headerBytes;
+    if (RdmaBthHeader::IsWrite(opcode))
+    {
+        RdmaRethHeader reth;
+        payload->PeekHeader(reth);
+        address = reth.GetVirtualAddress();
+        headerBytes = RdmaRethHeader::SIZE;
+    }
+    else
+    {
+        RdmaPlacementHeader placement;
+        payload->PeekHeader(placement);
+        address = placement.GetOffset();
+        headerBytes = RdmaPlacementHeader::SIZE;
+    }
+    if (seq < m_rxExpected || (seq < m_rxExpected + window && m_rxSlots[seq % window].present))
+    {
+        // Already placed (a spurious retransmission or a probe): say so (D-SACK).
+        ++m_duplicates;
+        SendSackAck(seq, true);
+        return;
+    }
+    if (seq >= m_rxExpected + window)
+    {
+        ++m_windowDrops;
+        m_windowDropTrace(seq);
+        SendSackAck(seq, false);
+        return;
+    }
+    const uint32_t payloadBytes =
+        payload->GetSize() - RdmaIcrcTrailer::SIZE - bth.GetPadCount() - headerBytes;
+    const bool outOfOrder = seq > m_rxExpected;
+    RxSlot& slot = m_rxSlots[seq % window];
+    slot.present = true;
+    slot.opcode = opcode;
+    slot.bytes = payloadBytes;
+    slot.arrival = Simulator::Now();
+    m_bytesPlaced += payloadBytes;
+    if (outOfOrder)
+    {
+        ++m_oooPlacements;
+    }
+    m_placementTrace(seq, address, payloadBytes, outOfOrder);
+    m_rxHighest = std::max(m_rxHighest, seq + 1);
+
+    // Deliver what is now in order, completing messages in order.
+    bool lastDelivered = false;
+    while (m_rxExpected < m_rxHighest && m_rxSlots[m_rxExpected % window].present)
+    {
+        RxSlot& s = m_rxSlots[m_rxExpected % window];
+        s.present = false;
+        lastDelivered |= RdmaBthHeader::IsLastOrOnly(s.opcode);
+        DeliverInOrder(m_rxExpected, s.opcode, s.bytes, s.arrival);
+    }
+    const bool holes = m_rxHighest > m_rxExpected;
+    if (++m_unackedPackets >= m_params.ackInterval || bth.GetAckRequest() || lastDelivered ||
+        holes || outOfOrder)
     {
         m_unackedPackets = 0;
-        SendAck(seq, RdmaAethHeader::AckSyndrome());
+        SendSackAck(seq, false);
     }
 }
 
 void
-RdmaQueuePair::SendAck(uint64_t seq, uint8_t syndrome)
+RdmaQueuePair::SendSackAck(uint64_t triggerSeq, bool duplicate)
+{
+    RdmaSackHeader sack;
+    sack.SetDuplicate(duplicate);
+    sack.SetTriggerPsn(SeqToPsn(triggerSeq));
+    const uint64_t window = m_rxSlots.size();
+    for (uint64_t s = m_rxExpected + 1; s < m_rxHighest; ++s)
+    {
+        if (m_rxSlots[s % window].present)
+        {
+            sack.SetReceived(static_cast<uint32_t>(s - m_rxExpected - 1));
+        }
+    }
+    // m_rxExpected - 1 wraps to the PSN before InitialPsn when nothing arrived in order.
+    SendAck(m_rxExpected - 1, RdmaAethHeader::AckSyndrome(), &sack);
+}
+
+void
+RdmaQueuePair::SendAck(uint64_t seq, uint8_t syndrome, const RdmaSackHeader* sack)
 {
     Ptr<Packet> p = Create<Packet>(0);
     p->AddTrailer(RdmaIcrcTrailer());
+    if (sack)
+    {
+        p->AddHeader(*sack);
+    }
     RdmaAethHeader aeth;
     aeth.SetSyndrome(syndrome);
     aeth.SetMsn(m_msn);
@@ -712,6 +941,24 @@ uint64_t
 RdmaQueuePair::GetDuplicatesReceived() const
 {
     return m_duplicates;
+}
+
+uint64_t
+RdmaQueuePair::GetOutOfOrderPlacements() const
+{
+    return m_oooPlacements;
+}
+
+uint64_t
+RdmaQueuePair::GetReorderWindowDrops() const
+{
+    return m_windowDrops;
+}
+
+uint64_t
+RdmaQueuePair::GetBytesPlaced() const
+{
+    return m_bytesPlaced;
 }
 
 uint32_t

@@ -24,6 +24,7 @@ namespace ns3
 class RdmaCongestionControl;
 class RdmaBthHeader;
 class RdmaAethHeader;
+class RdmaSackHeader;
 
 /**
  * \ingroup rdma
@@ -31,13 +32,13 @@ class RdmaAethHeader;
  */
 struct RdmaQpParameters
 {
-    uint32_t mtu{1024};          //!< payload bytes per packet (IB path MTU)
-    uint32_t ackInterval{1};     //!< responder: ACK every this many in-order packets
-    Time retransmitTimeout;      //!< requester: local ACK timeout
-    Time cnpInterval;            //!< responder: minimum gap between CNPs of one QP
-    uint8_t cnpDscp{48};         //!< DSCP of CNPs
-    int16_t ackDscp{-1};         //!< DSCP of ACKs and NAKs, -1 = the queue pair's data DSCP
-    bool ecnCapable{true};       //!< data packets are sent ECT(0)
+    uint32_t mtu{1024};            //!< payload bytes per packet (IB path MTU)
+    uint32_t ackInterval{1};       //!< responder: ACK every this many in-order packets
+    Time retransmitTimeout;        //!< requester: local ACK timeout
+    Time cnpInterval;              //!< responder: minimum gap between CNPs of one QP
+    uint8_t cnpDscp{48};           //!< DSCP of CNPs
+    int16_t ackDscp{-1};           //!< DSCP of ACKs and NAKs, -1 = the queue pair's data DSCP
+    bool ecnCapable{true};         //!< data packets are sent ECT(0)
     uint16_t partitionKey{0xFFFF}; //!< BTH P_Key
 };
 
@@ -53,6 +54,12 @@ struct RdmaQpParameters
  * Responder: accepts packets in PSN order, acknowledges every AckInterval packets and every
  * packet that requests it, NAKs a PSN gap once (§9.7.5.1.2), re-acknowledges duplicates,
  * and sends a CNP (RoCEv2 annex A17.9) for CE-marked packets at most once per CnpInterval.
+ * How out-of-order packets are treated is the loss recovery's choice: dropped and NAKed
+ * (go-back-N), dropped with the partial message (go-back-0), or placed at once into memory
+ * through a bounded reorder bitmap and acknowledged with a SACK extension
+ * (RdmaSackLossRecovery). In the last case every WRITE packet carries a RETH and every
+ * SEND packet an RdmaPlacementHeader, so that it can be placed without its predecessors;
+ * messages still complete to the application in order.
  *
  * Sequence numbers are kept as 64-bit counters; the BTH carries (InitialPsn + seq) mod 2^24,
  * and received PSNs are unwrapped relative to the expected one, so PSN wrap-around is
@@ -72,6 +79,18 @@ class RdmaQueuePair : public Object
     typedef void (*TxTracedCallback)(uint64_t seq, bool retransmission);
     /// TracedCallback signature for completions.
     typedef void (*CompletionTracedCallback)(const RdmaCompletion& completion);
+    /**
+     * TracedCallback signature for placements.
+     * \param seq the packet's sequence
+     * \param address WRITE: the RETH virtual address of its first byte; SEND: its byte
+     *        offset in the receive buffer
+     * \param bytes payload bytes
+     * \param outOfOrder true if it was placed before a missing predecessor
+     */
+    typedef void (*PlacementTracedCallback)(uint64_t seq,
+                                            uint64_t address,
+                                            uint32_t bytes,
+                                            bool outOfOrder);
 
     /// Width of the BTH PSN field.
     static constexpr uint32_t PSN_MASK = 0xFFFFFF;
@@ -158,8 +177,12 @@ class RdmaQueuePair : public Object
      * An ACK or NAK arrived (requester side).
      * \param bth its BTH
      * \param aeth its AETH
+     * \param rest the packet after the AETH (a SACK extension if any, then the ICRC), or
+     *        nullptr
      */
-    void ReceiveAck(const RdmaBthHeader& bth, const RdmaAethHeader& aeth);
+    void ReceiveAck(const RdmaBthHeader& bth,
+                    const RdmaAethHeader& aeth,
+                    Ptr<Packet> rest = nullptr);
     /// A CNP arrived (requester side).
     void ReceiveCnp();
 
@@ -186,6 +209,10 @@ class RdmaQueuePair : public Object
     uint64_t GetCnpsSent() const;
     /// \return out-of-order packets the responder discarded
     uint64_t GetOutOfOrderDiscards() const;
+    /// \return packets the responder placed ahead of a missing predecessor
+    uint64_t GetOutOfOrderPlacements() const;
+    /// \return packets the responder dropped because they lay beyond its reorder bitmap
+    uint64_t GetReorderWindowDrops() const;
     /// \return duplicate packets the responder received
     uint64_t GetDuplicatesReceived() const;
     /// \return work requests posted and not yet completed
@@ -194,6 +221,8 @@ class RdmaQueuePair : public Object
     uint64_t GetBytesAcked() const;
     /// \return payload bytes received in order (responder)
     uint64_t GetBytesReceived() const;
+    /// \return payload bytes placed into memory, in any order (responder)
+    uint64_t GetBytesPlaced() const;
 
     /**
      * Convert a sequence number to the 24-bit PSN carried in the BTH.
@@ -220,25 +249,53 @@ class RdmaQueuePair : public Object
         RdmaWorkRequest wr;
         uint64_t firstSeq;   //!< sequence of its first packet
         uint64_t numPackets; //!< packets it takes
+        uint32_t sendMsn;    //!< SEND: its SEND message sequence number
         Time postTime;
+    };
+
+    /// One slot of the responder's reorder bitmap (out-of-order placement).
+    struct RxSlot
+    {
+        bool present{false}; //!< placed, not yet delivered in order
+        uint8_t opcode{0};   //!< BTH opcode
+        uint32_t bytes{0};   //!< payload bytes
+        Time arrival;        //!< arrival time
     };
 
     /// \return index in m_txMessages of the message holding seq
     std::size_t FindMessage(uint64_t seq);
-    /// Advance sndUna to newUna, completing finished work requests.
-    void AdvanceUna(uint64_t newUna);
-    /// (Re)arm the retransmission timer.
-    void ArmRetransmitTimer();
-    /// The retransmission timer expired.
-    void RetransmitTimeout();
-    /// Build and send an ACK (syndrome ACK) or a NAK for the given sequence.
-    void SendAck(uint64_t seq, uint8_t syndrome);
+    /**
+     * Advance sndUna to newUna, completing finished work requests.
+     * \param newUna the new cumulative acknowledgement point
+     * \param[out] newlyAcked payload bytes newly acknowledged
+     * \param[out] rtt round-trip sample of the newest acknowledged packet (0 if none)
+     * \return true if sndUna advanced
+     */
+    bool AdvanceUna(uint64_t newUna, uint64_t& newlyAcked, Time& rtt);
+    /// Recompute the congestion control's bytesInFlight.
+    void UpdateInFlight();
+    /// Schedule the recovery timer at the loss recovery's expiry (lazily: never earlier
+    /// than needed, and an event that fires early finds nothing due and re-arms).
+    void SyncTimer();
+    /// The recovery timer expired.
+    void RecoveryTimerExpired();
+    /// Responder: deliver a packet in PSN order (message bytes, completion).
+    void DeliverInOrder(uint64_t seq, uint8_t opcode, uint32_t bytes, Time arrival);
+    /// Responder with out-of-order placement: a data packet arrived.
+    void ReceiveDataSelective(Ptr<Packet> payload, const RdmaBthHeader& bth, uint64_t seq);
+    /// Responder with out-of-order placement: ACK with the SACK extension.
+    void SendSackAck(uint64_t triggerSeq, bool duplicate);
+    /// Build and send an ACK (syndrome ACK) or a NAK for the given sequence, with a SACK
+    /// extension if sack is not null.
+    void SendAck(uint64_t seq, uint8_t syndrome, const RdmaSackHeader* sack = nullptr);
     /// Build and send a CNP.
     void SendCnp();
     /// Add UDP and IPv4 headers.
     void AddTransportHeaders(Ptr<Packet> p, uint8_t dscp, uint8_t ecn) const;
     /// Remember the send time of a sequence for RTT samples.
     void RecordSendTime(uint64_t seq);
+    /// The congestion control changed the rate on its own: re-pace, wake the NIC.
+    void RateChanged();
 
     // configuration
     uint32_t m_qpn{0};
@@ -257,20 +314,30 @@ class RdmaQueuePair : public Object
     CompletionCallback m_sendCompletion;
     CompletionCallback m_recvCompletion;
 
+    bool m_selective{false};    //!< m_lr->PlacesOutOfOrder(), cached
+    bool m_restartOnGap{false}; //!< m_lr->RestartsMessageOnGap(), cached
+
     // requester
     RdmaCcState m_ccState;
     RdmaRecoveryState m_rs;
-    uint64_t m_seqEnd{0}; //!< one past the last sequence of posted work
     std::deque<TxMessage> m_txMessages;
     std::size_t m_cursor{0};
+    uint32_t m_nextSendMsn{0}; //!< SEND message sequence number of the next SEND posted
     Time m_nextSendTime;
-    EventId m_rtoEvent;
+    Time m_lastTxTime;             //!< when the last data packet was sent (pacing)
+    uint32_t m_lastTxWireBytes{0}; //!< its wire bytes
+    EventId m_timerEvent;          //!< the recovery timer
+    Time m_timerAt;                //!< when m_timerEvent fires
     std::vector<Time> m_sendTimes; //!< ring of send times, indexed by seq
     uint16_t m_ipId{0};
     uint64_t m_bytesAcked{0};
 
     // responder
     uint64_t m_rxExpected{0};
+    uint64_t m_rxHighest{0};        //!< one past the highest sequence placed (out-of-order mode)
+    uint64_t m_rxCommitted{0};      //!< first sequence of the message being received
+    uint64_t m_rxMessageAddress{0}; //!< WRITE: virtual address of the message (in order)
+    std::vector<RxSlot> m_rxSlots;  //!< reorder bitmap, indexed by seq mod its size
     bool m_nakOutstanding{false};
     bool m_dupAckSent{false};
     uint32_t m_msn{0};
@@ -281,6 +348,7 @@ class RdmaQueuePair : public Object
     Time m_lastCnpTime;
     bool m_cnpSent{false};
     uint64_t m_bytesReceived{0};
+    uint64_t m_bytesPlaced{0};
 
     // counters
     uint64_t m_packetsSent{0};
@@ -292,11 +360,15 @@ class RdmaQueuePair : public Object
     uint64_t m_cnpsSent{0};
     uint64_t m_oooDiscards{0};
     uint64_t m_duplicates{0};
+    uint64_t m_oooPlacements{0};
+    uint64_t m_windowDrops{0};
 
     TracedCallback<uint64_t, bool> m_txTrace;
     TracedCallback<uint64_t> m_timeoutTrace;
     TracedCallback<uint64_t> m_nakTrace;
     TracedCallback<uint64_t> m_oooDiscardTrace;
+    TracedCallback<uint64_t> m_windowDropTrace;
+    TracedCallback<uint64_t, uint64_t, uint32_t, bool> m_placementTrace;
     TracedCallback<> m_cnpRxTrace;
     TracedCallback<const RdmaCompletion&> m_sendCompleteTrace;
     TracedCallback<const RdmaCompletion&> m_recvCompleteTrace;

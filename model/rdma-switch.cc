@@ -11,6 +11,7 @@
 #include "ns3/node.h"
 #include "ns3/pointer.h"
 #include "ns3/rdma-channel.h"
+#include "ns3/rdma-ecmp-load-balancer.h"
 #include "ns3/rdma-net-device.h"
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
@@ -42,20 +43,6 @@ constexpr uint16_t XOFF_QUANTA = 0xFFFF;
 constexpr uint8_t IPPROTO_TCP_NUMBER = 6;
 constexpr uint8_t IPPROTO_UDP_NUMBER = 17;
 
-/**
- * SplitMix64 finalizer (Steele, Lea, Flood 2014; Stafford's Mix13 constants): a
- * bijection of 64-bit integers in which every input bit affects every output bit.
- * \param z input
- * \return mixed value
- */
-inline uint64_t
-Mix64(uint64_t z)
-{
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
 /// \return big-endian 32-bit value at p
 inline uint32_t
 ReadU32(const uint8_t* p)
@@ -68,18 +55,6 @@ inline uint16_t
 ReadU16(const uint8_t* p)
 {
     return static_cast<uint16_t>((p[0] << 8) | p[1]);
-}
-
-/**
- * Lemire's multiply-shift reduction of the high 32 bits of a hash to [0, n).
- * \param hash the hash
- * \param n range
- * \return index
- */
-inline uint32_t
-ReduceToRange(uint64_t hash, uint32_t n)
-{
-    return static_cast<uint32_t>(((hash >> 32) * n) >> 32);
 }
 } // namespace
 
@@ -124,6 +99,13 @@ RdmaSwitch::GetTypeId()
                           PointerValue(),
                           MakePointerAccessor(&RdmaSwitch::m_mmu),
                           MakePointerChecker<RdmaSwitchMmu>())
+            .AddAttribute("LoadBalancer",
+                          "Chooses the egress port among equal-cost ports (an "
+                          "RdmaLoadBalancer; an RdmaEcmpLoadBalancer is created if not set). "
+                          "One instance per switch: use RdmaHelper::SetLoadBalancer.",
+                          PointerValue(),
+                          MakePointerAccessor(&RdmaSwitch::m_loadBalancer),
+                          MakePointerChecker<RdmaLoadBalancer>())
             .AddTraceSource("Drop",
                             "A packet was dropped: packet, reason name, port, class.",
                             MakeTraceSourceAccessor(&RdmaSwitch::m_dropTrace),
@@ -161,6 +143,10 @@ RdmaSwitch::NotifyConstructionCompleted()
     if (!m_mmu)
     {
         m_mmu = CreateObject<RdmaSwitchMmu>();
+    }
+    if (!m_loadBalancer)
+    {
+        m_loadBalancer = CreateObject<RdmaEcmpLoadBalancer>();
     }
     Object::NotifyConstructionCompleted();
 }
@@ -202,6 +188,7 @@ RdmaSwitch::DoDispose()
     m_routes.clear();
     m_node = nullptr;
     m_mmu = nullptr;
+    m_loadBalancer = nullptr;
     m_rng = nullptr;
     Object::DoDispose();
 }
@@ -236,6 +223,9 @@ RdmaSwitch::CheckConfig() const
                     "RdmaSwitch: EcnPmax " << m_pmax
                                            << " is not a probability; it must be in [0, 1]");
     NS_ABORT_MSG_IF(!m_mmu, "RdmaSwitch: the Mmu attribute is null");
+    NS_ABORT_MSG_IF(!m_loadBalancer,
+                    "RdmaSwitch: the LoadBalancer attribute is null; set an RdmaLoadBalancer "
+                    "such as ns3::RdmaEcmpLoadBalancer");
 }
 
 void
@@ -350,9 +340,7 @@ RdmaSwitch::FlowHash(uint32_t src,
                      uint16_t dstPort,
                      uint64_t seed)
 {
-    const uint64_t addresses = (uint64_t(src) << 32) | dst;
-    const uint64_t rest = (uint64_t(protocol) << 32) | (uint64_t(srcPort) << 16) | dstPort;
-    return Mix64(Mix64(addresses ^ Mix64(seed + 0x9e3779b97f4a7c15ULL)) + rest);
+    return RdmaLoadBalancer::FlowHash(src, dst, protocol, srcPort, dstPort, seed);
 }
 
 uint64_t
@@ -371,7 +359,9 @@ RdmaSwitch::SelectEgressPort(Ipv4Address src,
                              Ipv4Address dst,
                              uint8_t protocol,
                              uint16_t srcPort,
-                             uint16_t dstPort) const
+                             uint16_t dstPort,
+                             uint8_t cls,
+                             uint32_t size) const
 {
     const std::vector<uint32_t>& routes = GetRoutes(dst);
     if (routes.empty())
@@ -382,15 +372,32 @@ RdmaSwitch::SelectEgressPort(Ipv4Address src,
     {
         return routes[0];
     }
-    const uint64_t h =
-        FlowHash(src.Get(), dst.Get(), protocol, srcPort, dstPort, GetEffectiveEcmpSeed());
-    return routes[ReduceToRange(h, static_cast<uint32_t>(routes.size()))];
+    NS_ABORT_MSG_IF(cls >= NUM_CLASSES,
+                    "RdmaSwitch::SelectEgressPort: class " << unsigned(cls)
+                                                           << " is not a traffic class (0..7)");
+    RdmaFlowKey key;
+    key.src = src.Get();
+    key.dst = dst.Get();
+    key.protocol = protocol;
+    key.srcPort = srcPort;
+    key.dstPort = dstPort;
+    key.seed = GetEffectiveEcmpSeed();
+    key.size = size;
+    key.inPort = RdmaFlowKey::NO_PORT;
+    key.cls = cls;
+    return m_loadBalancer->SelectPort(key, routes, *m_mmu);
 }
 
 Ptr<RdmaSwitchMmu>
 RdmaSwitch::GetMmu() const
 {
     return m_mmu;
+}
+
+Ptr<RdmaLoadBalancer>
+RdmaSwitch::GetLoadBalancer() const
+{
+    return m_loadBalancer;
 }
 
 double
@@ -427,7 +434,7 @@ RdmaSwitch::AssignStreams(int64_t stream)
 {
     NS_LOG_FUNCTION(this << stream);
     m_rng->SetStream(stream);
-    return 1;
+    return 1 + m_loadBalancer->AssignStreams(stream + 1);
 }
 
 void
@@ -470,7 +477,7 @@ RdmaSwitch::ReceiveFromPort(uint32_t inPort, Ptr<RdmaNetDevice> device, Ptr<Pack
         }
     }
 
-    // Route lookup and ECMP.
+    // Route lookup and load balancing.
     auto it = m_routes.find(dst);
     if (it == m_routes.end() || it->second.empty())
     {
@@ -481,8 +488,17 @@ RdmaSwitch::ReceiveFromPort(uint32_t inPort, Ptr<RdmaNetDevice> device, Ptr<Pack
     uint32_t outPort = routes[0];
     if (routes.size() > 1)
     {
-        const uint64_t h = FlowHash(src, dst, ipProtocol, srcPort, dstPort, GetEffectiveEcmpSeed());
-        outPort = routes[ReduceToRange(h, static_cast<uint32_t>(routes.size()))];
+        RdmaFlowKey key;
+        key.src = src;
+        key.dst = dst;
+        key.protocol = ipProtocol;
+        key.srcPort = srcPort;
+        key.dstPort = dstPort;
+        key.seed = GetEffectiveEcmpSeed();
+        key.size = size;
+        key.inPort = inPort;
+        key.cls = cls;
+        outPort = m_loadBalancer->SelectPort(key, routes, *m_mmu);
     }
 
     // MMU admission.

@@ -10,6 +10,7 @@
 #include "ns3/object.h"
 #include "ns3/packet.h"
 #include "ns3/random-variable-stream.h"
+#include "ns3/rdma-load-balancer.h"
 #include "ns3/rdma-switch-mmu.h"
 #include "ns3/traced-callback.h"
 
@@ -36,7 +37,9 @@ class RdmaNetDevice;
  * by the device) is parsed once from its first bytes (IPv4 header, and the UDP/TCP ports
  * of the 5-tuple); its traffic class is DSCP >> 3. The egress port is looked up by the
  * destination address in a hash table of routes (AddRoute); among several equal-cost
- * ports one is chosen by a hash of the 5-tuple and the switch's seed:
+ * ports one is chosen by the LoadBalancer (an RdmaLoadBalancer, consulted only when there
+ * are two or more ports). The default, RdmaEcmpLoadBalancer, hashes the 5-tuple and the
+ * switch's seed:
  *
  *   h = mix(mix(((src << 32) | dst) ^ mix(seed + 0x9e3779b97f4a7c15))
  *           + ((proto << 32) | (srcPort << 16) | dstPort)),
@@ -46,6 +49,8 @@ class RdmaNetDevice;
  * Stafford's "Mix13" constants), a bijection with full avalanche, and the last step is
  * Lemire's multiply-shift range reduction. With EcmpSeed 0 the seed is derived from the
  * node id, so that switches of a multi-stage fabric hash differently (no polarization).
+ * Other policies: RdmaRandomSprayLoadBalancer, RdmaRoundRobinSprayLoadBalancer,
+ * RdmaFlowletLoadBalancer, RdmaAdaptiveLoadBalancer.
  * The IPv4 header is forwarded unchanged except for ECN marking (no TTL decrement).
  *
  * <b>Admission.</b> The RdmaSwitchMmu accounts the packet on its (ingress port, class)
@@ -171,22 +176,29 @@ class RdmaSwitch : public Object
     const std::vector<uint32_t>& GetRoutes(Ipv4Address dst) const;
 
     /**
-     * The ECMP choice for a 5-tuple, as the forwarding path makes it.
+     * The egress port choice for a 5-tuple, as the forwarding path makes it: the only route,
+     * or the LoadBalancer's choice among several (with no ingress port,
+     * RdmaFlowKey::NO_PORT). For a stateful balancer (round robin, flowlets, random draws)
+     * this is a decision like a packet's: it advances the balancer's state.
      * \param src source address
      * \param dst destination address
      * \param protocol IP protocol number
      * \param srcPort source port (0 for protocols other than UDP and TCP)
      * \param dstPort destination port
+     * \param cls traffic class (what adaptive balancers compare queues of)
+     * \param size IPv4 bytes of the packet
      * \return the egress port, or -1 if there is no route
      */
     int64_t SelectEgressPort(Ipv4Address src,
                              Ipv4Address dst,
                              uint8_t protocol,
                              uint16_t srcPort,
-                             uint16_t dstPort) const;
+                             uint16_t dstPort,
+                             uint8_t cls = 0,
+                             uint32_t size = 0) const;
 
     /**
-     * The ECMP hash function (see the class documentation).
+     * The ECMP hash function (see the class documentation; RdmaLoadBalancer::FlowHash).
      * \param src source address
      * \param dst destination address
      * \param protocol IP protocol number
@@ -207,6 +219,8 @@ class RdmaSwitch : public Object
 
     /// \return the MMU
     Ptr<RdmaSwitchMmu> GetMmu() const;
+    /// \return the load balancer (attribute LoadBalancer)
+    Ptr<RdmaLoadBalancer> GetLoadBalancer() const;
 
     /**
      * The RED marking probability.
@@ -227,9 +241,10 @@ class RdmaSwitch : public Object
     bool DecideEcnMark(uint64_t queueBytes);
 
     /**
-     * Assign a fixed random variable stream number to the ECN marking.
+     * Assign fixed random variable stream numbers to the ECN marking (stream) and to the
+     * load balancer (stream + 1, ...).
      * \param stream first stream index to use
-     * \return the number of streams assigned (1)
+     * \return the number of streams assigned: 1 + those of the load balancer
      */
     int64_t AssignStreams(int64_t stream);
 
@@ -325,6 +340,7 @@ class RdmaSwitch : public Object
 
     Ptr<Node> m_node;
     Ptr<RdmaSwitchMmu> m_mmu;
+    Ptr<RdmaLoadBalancer> m_loadBalancer;
     std::vector<Ptr<RdmaNetDevice>> m_ports;
     std::vector<uint32_t> m_ifIndexToPort; //!< node's device index -> port, NO_PORT if none
     std::unordered_map<uint32_t, std::vector<uint32_t>> m_routes;

@@ -1,0 +1,89 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef HPCC_FLOW_READER_H
+#define HPCC_FLOW_READER_H
+
+#include "ns3/nstime.h"
+
+#include <cstdint>
+#include <istream>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+class HpccTopologyReader;
+
+/**
+ * \ingroup rdma
+ * \brief One flow of an HPCC-format flow file: a message of `size` bytes from host `src`
+ * to host `dst`, starting at `start`.
+ */
+struct HpccFlow
+{
+    uint32_t src{0};          //!< sending host (node id)
+    uint32_t dst{0};          //!< receiving host (node id)
+    uint8_t priorityGroup{3}; //!< priority group = traffic class, 0 .. 7
+    uint16_t dport{0};        //!< destination port of the HPCC simulator's flow
+    uint64_t size{0};         //!< bytes
+    Time start;               //!< start time
+    uint32_t line{0};         //!< line of the file it was read from
+};
+
+/**
+ * \ingroup rdma
+ * \brief Reads the flow files of the HPCC simulator family (HPCC, ConWeave, SimAI's ns-3,
+ * ns3-datacenter).
+ *
+ * Format (whitespace-separated fields, one record per line; blank lines are ignored):
+ * \verbatim
+   <number of flows>
+   <src> <dst> <priority_group> <dport> <size_bytes> <start_seconds>   (one line per flow)
+   \endverbatim
+ * The priority group is the traffic class (0 .. 7), the size a positive number of bytes,
+ * the start time a non-negative decimal number of seconds (read exactly). The HPCC
+ * simulator needs the flows sorted by start time; this reader does not. Every malformed
+ * line stops the program (NS_ABORT_MSG) with the file name, the line number, the field,
+ * the bad value and what would be valid; Validate() checks the node ids against a
+ * topology.
+ */
+class HpccFlowReader
+{
+  public:
+    HpccFlowReader();
+
+    /**
+     * Read a flow file.
+     * \param filename its path (named in error messages)
+     */
+    void Read(const std::string& filename);
+
+    /**
+     * Read flows from a stream.
+     * \param in the stream
+     * \param name name of the source, used in error messages
+     */
+    void Parse(std::istream& in, const std::string& name);
+
+    /**
+     * Stop with an error naming the flow's line unless every flow joins two different
+     * hosts of the topology.
+     * \param topology the topology the flows run on
+     */
+    void Validate(const HpccTopologyReader& topology) const;
+
+    /// \return the file (or source) name
+    const std::string& GetFileName() const;
+    /// \return the flows, in file order
+    const std::vector<HpccFlow>& GetFlows() const;
+
+  private:
+    std::string m_fileName;
+    std::vector<HpccFlow> m_flows;
+};
+
+} // namespace ns3
+
+#endif /* HPCC_FLOW_READER_H */

@@ -1,0 +1,674 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// Migration from the HPCC simulator family: its topology, flow and configuration files
+// load (test/data/hpcc/ holds copies of the shared benchmark inputs), malformed files stop
+// with the file, line, field and value, and examples/hpcc-compat runs small scenarios and
+// writes fct.txt and pfc.txt in that simulator's formats with the analytical values.
+
+#include "rdma-test-utils.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <sys/stat.h>
+
+using namespace ns3;
+using namespace ns3::rdmatest;
+
+namespace
+{
+
+std::string
+DataFile(const std::string& name)
+{
+    return std::string(RDMA_SOURCE_DIR) + "/test/data/hpcc/" + name;
+}
+
+void
+ParseTopology(HpccTopologyReader& r, const std::string& text)
+{
+    std::istringstream in(text);
+    r.Parse(in, "topo.txt");
+}
+
+void
+ParseFlows(HpccFlowReader& r, const std::string& text)
+{
+    std::istringstream in(text);
+    r.Parse(in, "flows.txt");
+}
+
+void
+ParseConfig(HpccConfigReader& r, const std::string& text)
+{
+    std::istringstream in(text);
+    r.Parse(in, "config.txt");
+}
+
+/// Path of the hpcc-compat example, next to rdma-incast (in-tree: same name pattern).
+std::string
+HpccCompatExample()
+{
+    std::string exe = RDMA_INCAST_EXAMPLE;
+    const auto pos = exe.rfind("rdma-incast");
+    if (exe.empty() || pos == std::string::npos)
+    {
+        return "";
+    }
+    return exe.replace(pos, std::string("rdma-incast").size(), "hpcc-compat");
+}
+
+std::string
+OutputDir(const std::string& name)
+{
+    const std::string dir = std::string(RDMA_BUILD_DIR) + "/test-output";
+    mkdir(dir.c_str(), 0755);
+    const std::string sub = dir + "/" + name;
+    mkdir(sub.c_str(), 0755);
+    return sub;
+}
+
+void
+WriteFile(const std::string& path, const std::string& text)
+{
+    std::ofstream out(path);
+    out << text;
+}
+
+std::string
+ReadText(const std::string& path)
+{
+    std::ifstream in(path);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+/// Split a file into lines of fields.
+std::vector<std::vector<std::string>>
+ReadRecords(const std::string& path)
+{
+    std::vector<std::vector<std::string>> records;
+    std::istringstream in(ReadText(path));
+    std::string line;
+    while (std::getline(in, line))
+    {
+        records.push_back(HpccTopologyReader::SplitFields(line));
+    }
+    return records;
+}
+
+/// The shared benchmark configuration with other files and ECN off: every key of it is
+/// accepted, and without ECN marks DCQCN stays at line rate (a fixed-rate run).
+std::string
+TinyConfig(const std::string& topology, const std::string& flows, const std::string& extra)
+{
+    std::set<std::string> replaced;
+    {
+        std::istringstream extraLines(extra);
+        std::string line;
+        while (std::getline(extraLines, line))
+        {
+            const auto f = HpccTopologyReader::SplitFields(line);
+            if (!f.empty())
+            {
+                replaced.insert(f[0]);
+            }
+        }
+    }
+    std::istringstream in(ReadText(DataFile("config_dcqcn_a2a16.txt")));
+    std::ostringstream out;
+    std::string line;
+    while (std::getline(in, line))
+    {
+        const auto f = HpccTopologyReader::SplitFields(line);
+        if (!f.empty() && replaced.count(f[0]))
+        {
+            continue; // replaced below
+        }
+        if (!f.empty() && f[0] == "TOPOLOGY_FILE")
+        {
+            line = "TOPOLOGY_FILE " + topology;
+        }
+        else if (!f.empty() && f[0] == "FLOW_FILE")
+        {
+            line = "FLOW_FILE " + flows;
+        }
+        else if (!f.empty() && f[0] == "ENABLE_QCN")
+        {
+            line = "ENABLE_QCN 0";
+        }
+        out << line << "\n";
+    }
+    out << extra;
+    return out.str();
+}
+
+/// Run the example; returns its exit status, stdout+stderr in `output`.
+int
+RunExample(const std::string& dir, const std::string& config, std::string* output)
+{
+    const std::string log = dir + "/log.txt";
+    const std::string cmd =
+        HpccCompatExample() + " --config=" + config + " --outDir=" + dir + " > " + log + " 2>&1";
+    const int status = std::system(cmd.c_str());
+    *output = ReadText(log);
+    return status;
+}
+
+} // namespace
+
+TEST(RdmaHpccCompat, SharedTopologyFileLoads)
+{
+    HpccTopologyReader topo;
+    topo.Read(DataFile("fattree_k4.txt"));
+    EXPECT_EQ(topo.GetNNodes(), 36u);
+    EXPECT_EQ(topo.GetNSwitches(), 20u);
+    EXPECT_EQ(topo.GetNHosts(), 16u);
+    ASSERT_EQ(topo.GetLinks().size(), 48u);
+    for (uint32_t i = 0; i < 36; ++i)
+    {
+        EXPECT_EQ(topo.IsSwitch(i), i >= 16) << i;
+    }
+    EXPECT_EQ(topo.GetSwitchIds().front(), 16u);
+    EXPECT_EQ(topo.GetSwitchIds().back(), 35u);
+    const HpccLink& first = topo.GetLinks().front();
+    EXPECT_EQ(first.src, 0u);
+    EXPECT_EQ(first.dst, 16u);
+    EXPECT_EQ(first.rate.GetBitRate(), 100000000000ULL);
+    EXPECT_EQ(first.delay, MicroSeconds(1)); // "0.001ms", exactly
+    EXPECT_EQ(first.errorRate, 0.0);
+    EXPECT_EQ(first.line, 3u);
+    const HpccLink& last = topo.GetLinks().back();
+    EXPECT_EQ(last.src, 31u);
+    EXPECT_EQ(last.dst, 35u);
+    EXPECT_EQ(last.line, 50u);
+
+    // Build: nodes in file order, one device per host, k = 4 ports per switch.
+    RdmaLinkHelper link;
+    NodeContainer nodes = topo.Build(link);
+    ASSERT_EQ(nodes.GetN(), 36u);
+    EXPECT_EQ(topo.GetHosts(nodes).GetN(), 16u);
+    EXPECT_EQ(topo.GetSwitches(nodes).GetN(), 20u);
+    for (uint32_t i = 0; i < 36; ++i)
+    {
+        EXPECT_EQ(nodes.Get(i)->GetNDevices(), i < 16 ? 1u : 4u) << i;
+    }
+    Ptr<RdmaNetDevice> d = DynamicCast<RdmaNetDevice>(topo.GetLinkDevices(47).Get(1));
+    EXPECT_EQ(d->GetNode(), nodes.Get(35));
+    EXPECT_EQ(d->GetDataRate(), DataRate("100Gbps"));
+    EXPECT_EQ(d->GetRdmaChannel()->GetDelay(), MicroSeconds(1));
+    PointerValue em;
+    d->GetAttribute("ReceiveErrorModel", em);
+    EXPECT_FALSE(em.Get<ErrorModel>()); // error rate 0: no error model
+    Simulator::Destroy();
+}
+
+TEST(RdmaHpccCompat, SharedFlowFilesLoad)
+{
+    HpccTopologyReader topo;
+    topo.Read(DataFile("fattree_k4.txt"));
+    HpccFlowReader a2a;
+    a2a.Read(DataFile("flow_a2a16.txt"));
+    a2a.Validate(topo);
+    ASSERT_EQ(a2a.GetFlows().size(), 240u);
+    std::set<std::pair<uint32_t, uint32_t>> pairs;
+    for (const auto& f : a2a.GetFlows())
+    {
+        EXPECT_EQ(f.priorityGroup, 3);
+        EXPECT_EQ(f.dport, 100);
+        EXPECT_EQ(f.size, 1000000u);
+        EXPECT_EQ(f.start, Seconds(2));
+        pairs.insert({f.src, f.dst});
+    }
+    EXPECT_EQ(pairs.size(), 240u); // every ordered pair of the 16 hosts once
+    EXPECT_EQ(a2a.GetFlows()[0].line, 2u);
+    EXPECT_EQ(a2a.GetFlows()[239].src, 15u);
+    EXPECT_EQ(a2a.GetFlows()[239].dst, 14u);
+
+    HpccFlowReader incast;
+    incast.Read(DataFile("flow_incast15.txt"));
+    incast.Validate(topo);
+    ASSERT_EQ(incast.GetFlows().size(), 15u);
+    for (uint32_t i = 0; i < 15; ++i)
+    {
+        EXPECT_EQ(incast.GetFlows()[i].src, i + 1);
+        EXPECT_EQ(incast.GetFlows()[i].dst, 0u);
+    }
+}
+
+TEST(RdmaHpccCompat, SharedConfigFileLoads)
+{
+    HpccConfigReader cfg;
+    cfg.Read(DataFile("config_dcqcn_a2a16.txt"));
+    EXPECT_EQ(cfg.GetEntries().size(), 47u);
+    EXPECT_EQ(cfg.GetDirectory(), std::string(RDMA_SOURCE_DIR) + "/test/data/hpcc");
+    EXPECT_TRUE(cfg.GetBoolean("ENABLE_QCN"));
+    EXPECT_EQ(cfg.GetUinteger("CC_MODE"), 1u);
+    EXPECT_EQ(cfg.GetUinteger("PACKET_PAYLOAD_SIZE"), 1000u);
+    EXPECT_EQ(cfg.GetString("TOPOLOGY_FILE"), "fattree_k4.txt");
+    EXPECT_EQ(cfg.GetDouble("EWMA_GAIN", 0, 1), 1.0 / 256);
+    EXPECT_EQ(cfg.GetDataRate("RATE_AI"), DataRate("20Mbps"));
+    EXPECT_EQ(cfg.GetDataRate("MIN_RATE"), DataRate("1Gbps"));
+    EXPECT_EQ(cfg.GetUinteger("LINK_DOWN", 0, UINT64_MAX, 2), 0u);
+    const auto kmax = cfg.GetRateMap("KMAX_MAP");
+    ASSERT_EQ(kmax.size(), 2u);
+    EXPECT_EQ(kmax.at(100000000000ULL), 1600);
+    EXPECT_EQ(kmax.at(400000000000ULL), 6400);
+    EXPECT_EQ(cfg.GetRateMap("PMAX_MAP").at(100000000000ULL), 0.2);
+    EXPECT_EQ(cfg.Get("KMIN_MAP").line, 53u);
+    EXPECT_EQ(cfg.GetUnusedKeys().size(), 47u);
+    cfg.MarkUsed("CC_MODE");
+    EXPECT_EQ(cfg.GetUnusedKeys().size(), 46u);
+    EXPECT_FALSE(cfg.Has("PAUSE_TIME"));
+    EXPECT_TRUE(HpccConfigReader::IsKnownKey("QLEN_MON_END"));
+    EXPECT_FALSE(HpccConfigReader::IsKnownKey("ENABLE_IRN"));
+    EXPECT_EQ(HpccConfigReader::GetKnownKeys().size(), 50u);
+}
+
+TEST(RdmaHpccCompat, RatesAndTimesParseExactly)
+{
+    Time t;
+    ASSERT_TRUE(HpccTopologyReader::ParseTime("0.001ms", &t));
+    EXPECT_EQ(t, MicroSeconds(1));
+    ASSERT_TRUE(HpccTopologyReader::ParseTime("2.5ns", &t));
+    EXPECT_EQ(t, PicoSeconds(2500));
+    ASSERT_TRUE(HpccTopologyReader::ParseTime("1", &t));
+    EXPECT_EQ(t, Seconds(1));
+    ASSERT_TRUE(HpccTopologyReader::ParseTime("0.0000001s", &t));
+    EXPECT_EQ(t, NanoSeconds(100));
+    ASSERT_TRUE(HpccTopologyReader::ParseTime("1500fs", &t)); // 1.5 ps rounds to 2 ps
+    EXPECT_EQ(t, PicoSeconds(2));
+    ASSERT_TRUE(HpccTopologyReader::ParseSeconds("2.000000001", &t));
+    EXPECT_EQ(t, Seconds(2) + NanoSeconds(1));
+    for (const char* bad : {"", "1m", "-1us", "1.2.3us", "us", "1 us", "abc"})
+    {
+        EXPECT_FALSE(HpccTopologyReader::ParseTime(bad, &t)) << "'" << bad << "'";
+    }
+    EXPECT_FALSE(HpccTopologyReader::ParseSeconds("-2", &t));
+    DataRate r;
+    ASSERT_TRUE(HpccTopologyReader::ParseDataRate("100Gbps", &r));
+    EXPECT_EQ(r.GetBitRate(), 100000000000ULL);
+    ASSERT_TRUE(HpccTopologyReader::ParseDataRate("20Mb/s", &r));
+    EXPECT_EQ(r.GetBitRate(), 20000000ULL);
+    for (const char* bad : {"", "100Gbs", "fast", "Gbps", "100 Gbps"})
+    {
+        EXPECT_FALSE(HpccTopologyReader::ParseDataRate(bad, &r)) << "'" << bad << "'";
+    }
+    uint64_t u = 0;
+    EXPECT_TRUE(HpccTopologyReader::ParseUnsigned("18446744073709551615", &u));
+    EXPECT_FALSE(HpccTopologyReader::ParseUnsigned("18446744073709551616", &u));
+    EXPECT_FALSE(HpccTopologyReader::ParseUnsigned("-1", &u));
+    EXPECT_FALSE(HpccTopologyReader::ParseUnsigned("1.0", &u));
+}
+
+TEST(RdmaHpccCompat, SmallInlineTopologyAndErrorRates)
+{
+    // Two hosts and a switch; the second link has its own error rate, the first takes the
+    // default (ERROR_RATE_PER_LINK).
+    HpccTopologyReader topo;
+    ParseTopology(topo,
+                  "3 1 2\n"
+                  "2\n"
+                  "\n"
+                  "0 2 25Gbps 500ns 0\n"
+                  "1 2 100Gbps 0.002ms 0.5\n");
+    EXPECT_EQ(topo.GetLinks()[1].line, 5u);
+    EXPECT_EQ(topo.GetLinks()[1].errorRate, 0.5);
+    topo.SetDefaultErrorRate(0.25);
+    RdmaLinkHelper link;
+    NodeContainer nodes = topo.Build(link);
+    double rates[2];
+    for (uint32_t l = 0; l < 2; ++l)
+    {
+        for (uint32_t i = 0; i < 2; ++i)
+        {
+            PointerValue pv;
+            topo.GetLinkDevices(l).Get(i)->GetAttribute("ReceiveErrorModel", pv);
+            Ptr<RateErrorModel> em = pv.Get<RateErrorModel>();
+            ASSERT_TRUE(em);
+            EXPECT_EQ(em->GetUnit(), RateErrorModel::ERROR_UNIT_PACKET);
+            rates[l] = em->GetRate();
+        }
+    }
+    EXPECT_EQ(rates[0], 0.25);
+    EXPECT_EQ(rates[1], 0.5);
+    EXPECT_EQ(topo.AssignStreams(10), 4);
+    Ptr<RdmaNetDevice> d = DynamicCast<RdmaNetDevice>(nodes.Get(0)->GetDevice(0));
+    EXPECT_EQ(d->GetDataRate(), DataRate("25Gbps"));
+    EXPECT_EQ(d->GetRdmaChannel()->GetDelay(), NanoSeconds(500));
+    Simulator::Destroy();
+}
+
+TEST(RdmaHpccCompatDeathTest, MalformedTopologyNamesFileLineAndField)
+{
+    HpccTopologyReader r;
+    EXPECT_DEATH(ParseTopology(r, ""), "topo.txt: empty topology file");
+    EXPECT_DEATH(ParseTopology(r, "3 1\n"),
+                 "topo.txt:1: the header has 2 fields; valid: exactly 3");
+    EXPECT_DEATH(ParseTopology(r, "x 1 2\n"),
+                 "topo.txt:1: header field 1 .nodes. 'x' is not valid; valid: an unsigned integer");
+    EXPECT_DEATH(ParseTopology(r, "2 3 0\n"), "topo.txt:1: header field 2 .switches. '3'");
+    EXPECT_DEATH(ParseTopology(r, "3 2 1\n2\n"),
+                 "topo.txt:2: the switch id line has 1 ids; valid: exactly 2");
+    EXPECT_DEATH(ParseTopology(r, "3 1 1\n3\n"),
+                 "topo.txt:2: switch id 1 '3' is not valid; valid: a node id 0 .. 2");
+    EXPECT_DEATH(ParseTopology(r, "3 2 1\n2 2\n"), "topo.txt:2: switch id 2 '2' is listed twice");
+    EXPECT_DEATH(ParseTopology(r, "3 1 2\n2\n0 2 100Gbps 1us 0\n1 2 100Gbs 1us 0\n"),
+                 "topo.txt:4: link field 3 .rate. '100Gbs' is not valid; valid: a number with a "
+                 "unit such as 100Gbps");
+    EXPECT_DEATH(ParseTopology(r, "3 1 1\n2\n0 2 100Gbps 1xs 0\n"),
+                 "topo.txt:3: link field 4 .delay. '1xs' is not valid; valid: a non-negative "
+                 "number with a unit s, ms, us, ns, ps or fs");
+    EXPECT_DEATH(ParseTopology(r, "3 1 1\n2\n0 2 100Gbps 1us 2\n"),
+                 "topo.txt:3: link field 5 .error_rate. '2' is not valid; valid: a probability");
+    EXPECT_DEATH(ParseTopology(r, "3 1 1\n2\n0 7 100Gbps 1us 0\n"),
+                 "topo.txt:3: link field 2 .dst. '7' is not valid; valid: a node id 0 .. 2");
+    EXPECT_DEATH(ParseTopology(r, "3 1 1\n2\n2 2 100Gbps 1us 0\n"),
+                 "topo.txt:3: link field 2 .dst. '2' equals src");
+    EXPECT_DEATH(ParseTopology(r, "3 1 1\n2\n0 2 100Gbps 1us\n"),
+                 "topo.txt:3: link 1 has 4 fields; valid: exactly 5");
+    EXPECT_DEATH(ParseTopology(r, "3 1 2\n2\n0 2 100Gbps 1us 0\n"),
+                 "topo.txt: the file ends after 1 links; the header .line 1. announces 2");
+    EXPECT_DEATH(ParseTopology(r, "3 1 1\n2\n0 2 100Gbps 1us 0\n1 2 100Gbps 1us 0\n"),
+                 "topo.txt:4: unexpected content '1 2 100Gbps 1us 0' after the 1 links");
+    EXPECT_DEATH(
+        {
+            HpccTopologyReader twoPorts;
+            ParseTopology(twoPorts,
+                          "3 1 3\n2\n0 2 1Gbps 1us 0\n1 2 1Gbps 1us 0\n0 2 1Gbps 1us 0\n");
+            RdmaLinkHelper link;
+            twoPorts.Build(link);
+        },
+        "topo.txt:5: host 0 has a second link .the first is on line 3.; an RdmaNic drives "
+        "exactly one port");
+    EXPECT_DEATH(r.Read("/nonexistent/topology.txt"),
+                 "cannot open HPCC topology file '/nonexistent/topology.txt'");
+}
+
+TEST(RdmaHpccCompatDeathTest, MalformedFlowsNameFileLineAndField)
+{
+    HpccFlowReader r;
+    EXPECT_DEATH(ParseFlows(r, "two\n"), "flows.txt:1: the header 'two' is not valid");
+    EXPECT_DEATH(ParseFlows(r, "1\n0 1 3 100 1000\n"),
+                 "flows.txt:2: flow 1 has 5 fields; valid: exactly 6");
+    EXPECT_DEATH(ParseFlows(r, "1\n0 1 8 100 1000 2.0\n"),
+                 "flows.txt:2: flow field 3 .priority_group. '8' is not valid; valid: a "
+                 "traffic class 0 .. 7");
+    EXPECT_DEATH(ParseFlows(r, "1\n0 1 3 70000 1000 2.0\n"),
+                 "flows.txt:2: flow field 4 .dport. '70000' is not valid; valid: a port");
+    EXPECT_DEATH(ParseFlows(r, "1\n0 1 3 100 0 2.0\n"),
+                 "flows.txt:2: flow field 5 .size_bytes. '0' is not valid; valid: a number of "
+                 "bytes >= 1");
+    EXPECT_DEATH(ParseFlows(r, "1\n\n0 1 3 100 10 -2\n"),
+                 "flows.txt:3: flow field 6 .start_seconds. '-2' is not valid");
+    EXPECT_DEATH(ParseFlows(r, "1\n1 1 3 100 10 2\n"),
+                 "flows.txt:2: flow field 2 .dst. '1' equals src");
+    EXPECT_DEATH(ParseFlows(r, "2\n0 1 3 100 10 2\n"),
+                 "flows.txt: the file ends after 1 flows; the header .line 1. announces 2");
+    EXPECT_DEATH(ParseFlows(r, "1\n0 1 3 100 10 2\n0 1 3 100 10 2\n"),
+                 "flows.txt:3: unexpected content");
+    EXPECT_DEATH(
+        {
+            HpccTopologyReader topo;
+            ParseTopology(topo, "3 1 2\n2\n0 2 1Gbps 1us 0\n1 2 1Gbps 1us 0\n");
+            HpccFlowReader flows;
+            ParseFlows(flows, "2\n0 1 3 100 10 2\n0 2 3 100 10 2\n");
+            flows.Validate(topo);
+        },
+        "flows.txt:3: flow field 2 .dst. '2' is a switch in the topology topo.txt");
+    EXPECT_DEATH(
+        {
+            HpccTopologyReader topo;
+            ParseTopology(topo, "3 1 2\n2\n0 2 1Gbps 1us 0\n1 2 1Gbps 1us 0\n");
+            HpccFlowReader flows;
+            ParseFlows(flows, "1\n9 1 3 100 10 2\n");
+            flows.Validate(topo);
+        },
+        "flows.txt:2: flow field 1 .src. '9' is not a node of the topology topo.txt");
+}
+
+TEST(RdmaHpccCompatDeathTest, MalformedConfigNamesFileLineAndKey)
+{
+    HpccConfigReader r;
+    EXPECT_DEATH(ParseConfig(r, "ENABLE_QCN 1\n\nENABLE_IRN 1\n"),
+                 "config.txt:3: unknown key 'ENABLE_IRN'; valid keys");
+    EXPECT_DEATH(ParseConfig(r, "CC_MODE 1\nCC_MODE 3\n"),
+                 "config.txt:2: key CC_MODE is set a second time .first on line 1.");
+    EXPECT_DEATH(ParseConfig(r, "CC_MODE\n"),
+                 "config.txt:1: key CC_MODE has 0 values; valid: exactly 1");
+    EXPECT_DEATH(ParseConfig(r, "LINK_DOWN 0 0\n"),
+                 "config.txt:1: key LINK_DOWN has 2 values; valid: exactly 3");
+    EXPECT_DEATH(ParseConfig(r, "KMAX_MAP 2 100000000000 1600\n"),
+                 "config.txt:1: KMAX_MAP announces 2 pairs but has 2 values after the count");
+    EXPECT_DEATH(ParseConfig(r, "KMIN_MAP x\n"), "config.txt:1: KMIN_MAP count 'x' is not valid");
+    EXPECT_DEATH(
+        {
+            HpccConfigReader c;
+            ParseConfig(c, "# a comment\nENABLE_QCN 2\n");
+            c.GetBoolean("ENABLE_QCN");
+        },
+        "config.txt:2: ENABLE_QCN 2: value '2' is not valid; valid: 0 or 1");
+    EXPECT_DEATH(
+        {
+            HpccConfigReader c;
+            ParseConfig(c, "RATE_AI 20Mbs\n");
+            c.GetDataRate("RATE_AI");
+        },
+        "config.txt:1: RATE_AI 20Mbs: value '20Mbs' is not valid; valid: a data rate");
+    EXPECT_DEATH(
+        {
+            HpccConfigReader c;
+            ParseConfig(c, "PMAX_MAP 1 100000000000 x\n");
+            c.GetRateMap("PMAX_MAP");
+        },
+        "config.txt:1: PMAX_MAP 1 100000000000 x: value 'x' .pair 1. is not valid");
+    EXPECT_DEATH(
+        {
+            HpccConfigReader c;
+            ParseConfig(c, "CC_MODE 1\n");
+            c.GetString("FLOW_FILE");
+        },
+        "config.txt: key FLOW_FILE is required but not set");
+    EXPECT_DEATH(r.Read("/nonexistent/config.txt"),
+                 "cannot open HPCC configuration file '/nonexistent/config.txt'");
+}
+
+TEST(RdmaHpccCompat, ExampleWritesFctInThePeersFormat)
+{
+    if (HpccCompatExample().empty())
+    {
+        GTEST_SKIP() << "examples are not built (configure with --enable-examples)";
+    }
+    struct stat st;
+    ASSERT_EQ(stat(HpccCompatExample().c_str(), &st), 0)
+        << HpccCompatExample() << " is not built (build the hpcc-compat target)";
+    // Hosts 0 and 1 on switch 2, 100 Gb/s and 1 us links; two flows that do not overlap:
+    // 0 -> 1, 100000 bytes at 2.0 s, and 1 -> 0, 50000 bytes at 2.0001 s.
+    const std::string dir = OutputDir("hpcc-compat-fct");
+    WriteFile(dir + "/topo.txt", "3 1 2\n2\n0 2 100Gbps 0.001ms 0\n1 2 100Gbps 0.001ms 0\n");
+    WriteFile(dir + "/flows.txt", "2\n0 1 3 100 100000 2.0\n1 0 3 200 50000 2.0001\n");
+    WriteFile(dir + "/config.txt", TinyConfig("topo.txt", "flows.txt", ""));
+    std::remove((dir + "/fct.txt").c_str());
+    std::string output;
+    ASSERT_EQ(RunExample(dir, dir + "/config.txt", &output), 0) << output;
+    EXPECT_NE(output.find("flows completed 2/2"), std::string::npos) << output;
+    EXPECT_NE(output.find("not produced: qlen.txt"), std::string::npos) << output;
+
+    const auto fct = ReadRecords(dir + "/fct.txt");
+    ASSERT_EQ(fct.size(), 2u) << ReadText(dir + "/fct.txt");
+    // Analytical FCT: the sender serializes all packets back to back (1000-byte payload,
+    // 82 bytes of headers and framing, 16 more for the RETH of the first), the switch
+    // starts forwarding once the first packet (87.84 ns at 100 Gb/s) is in and is never
+    // starved after that, the ACK (86 wire bytes, 6.88 ns) comes back over both links;
+    // 4 x 1 us of propagation:
+    //   flow 0: 100 packets: (100 x 1082 + 16) x 0.08 ns = 8657.28 ns -> 12758.88 ns
+    //   flow 1:  50 packets: (50 x 1082 + 16) x 0.08 ns = 4329.28 ns -> 8430.88 ns
+    // fct.txt has whole nanoseconds (truncated, as the peer's GetTimeStep in ns).
+    // Standalone FCT (the peer's formula, our framing): base RTT 2 x 2000 + 2 x 80 ns
+    // (one payload per hop) + (size + packets x 82 + 16) x 0.08 ns.
+    const std::vector<std::vector<std::string>> expected = {
+        {"0b000001", "0b000101", "10000", "100", "100000", "2000000000", "12758", "12817"},
+        {"0b000101", "0b000001", "10000", "200", "50000", "2000100000", "8430", "8489"},
+    };
+    EXPECT_EQ(fct[0], expected[0]);
+    EXPECT_EQ(fct[1], expected[1]);
+    // No congestion: no PFC frame.
+    EXPECT_EQ(ReadText(dir + "/pfc.txt"), "");
+}
+
+TEST(RdmaHpccCompat, ExampleWritesPfcInThePeersFormat)
+{
+    if (HpccCompatExample().empty())
+    {
+        GTEST_SKIP() << "examples are not built (configure with --enable-examples)";
+    }
+    struct stat st;
+    ASSERT_EQ(stat(HpccCompatExample().c_str(), &st), 0)
+        << HpccCompatExample() << " is not built (build the hpcc-compat target)";
+    // 2 -> 1 incast of 1 MB each through a 1 MB switch buffer: the switch pauses both
+    // senders (hosts 1 and 2). Output names from the configuration.
+    const std::string dir = OutputDir("hpcc-compat-pfc");
+    WriteFile(dir + "/topo.txt",
+              "4 1 3\n3\n0 3 100Gbps 0.001ms 0\n1 3 100Gbps 0.001ms 0\n2 3 100Gbps 0.001ms 0\n");
+    WriteFile(dir + "/flows.txt", "2\n1 0 3 100 1000000 2.0\n2 0 3 100 1000000 2.0\n");
+    WriteFile(dir + "/config.txt",
+              TinyConfig("topo.txt",
+                         "flows.txt",
+                         "BUFFER_SIZE 1\nFCT_OUTPUT_FILE mix/fct_incast.txt\nPFC_OUTPUT_FILE "
+                         "pfc_incast.txt\n"));
+    std::string output;
+    ASSERT_EQ(RunExample(dir, dir + "/config.txt", &output), 0) << output;
+
+    const auto fct = ReadRecords(dir + "/fct_incast.txt");
+    ASSERT_EQ(fct.size(), 2u);
+    // Lossless and work-conserving: the receiver's link carries both messages back to
+    // back; the last completes after 2 x (1000 x 1082 + 16) x 0.08 ns = 173.1264 us plus
+    // the last hop, the ACK and the first packet's way in (~3.2 us).
+    const double lastFctUs = std::max(std::stod(fct[0][6]), std::stod(fct[1][6])) / 1000;
+    EXPECT_GT(lastFctUs, 173.1264 + 2);
+    EXPECT_LT(lastFctUs, 173.1264 + 5);
+
+    const auto pfc = ReadRecords(dir + "/pfc_incast.txt");
+    ASSERT_GE(pfc.size(), 2u);
+    std::map<std::string, std::string> lastType;
+    uint64_t previous = 0;
+    for (const auto& rec : pfc)
+    {
+        // time_ns node_id node_type if_index type
+        ASSERT_EQ(rec.size(), 5u);
+        const uint64_t t = std::stoull(rec[0]);
+        EXPECT_GE(t, 2000000000u);
+        EXPECT_LE(t, 2000000000u + 180000);
+        EXPECT_GE(t, previous); // in time order
+        previous = t;
+        EXPECT_TRUE(rec[1] == "1" || rec[1] == "2") << "paused node " << rec[1];
+        EXPECT_EQ(rec[2], "0"); // a host
+        EXPECT_EQ(rec[3], "1"); // its only port, device 0 + 1
+        EXPECT_TRUE(rec[4] == "0" || rec[4] == "1");
+        // Pause and resume alternate per node (no refresh: pauses are short here).
+        EXPECT_NE(lastType[rec[1]], rec[4]) << "node " << rec[1] << " at " << t;
+        lastType[rec[1]] = rec[4];
+    }
+    EXPECT_EQ(lastType["1"], "0"); // both senders resumed in the end
+    EXPECT_EQ(lastType["2"], "0");
+    EXPECT_NE(output.find("PFC: pause frames " + std::to_string(pfc.size() / 2)), std::string::npos)
+        << output;
+}
+
+TEST(RdmaHpccCompat, ExampleRunsDcqcn)
+{
+    if (HpccCompatExample().empty())
+    {
+        GTEST_SKIP() << "examples are not built (configure with --enable-examples)";
+    }
+    struct stat st;
+    ASSERT_EQ(stat(HpccCompatExample().c_str(), &st), 0)
+        << HpccCompatExample() << " is not built (build the hpcc-compat target)";
+    // The 2 -> 1 incast with ECN on (the shared configuration's DCQCN parameters) and
+    // thresholds low enough for the 1 MB buffer: Kmin 10 KB, Kmax 50 KB, Pmax 1.
+    const std::string dir = OutputDir("hpcc-compat-dcqcn");
+    WriteFile(dir + "/topo.txt",
+              "4 1 3\n3\n0 3 100Gbps 0.001ms 0\n1 3 100Gbps 0.001ms 0\n2 3 100Gbps 0.001ms 0\n");
+    WriteFile(dir + "/flows.txt", "2\n1 0 3 100 1000000 2.0\n2 0 3 100 1000000 2.0\n");
+    WriteFile(dir + "/config.txt",
+              TinyConfig("topo.txt",
+                         "flows.txt",
+                         "ENABLE_QCN 1\nBUFFER_SIZE 1\nKMIN_MAP 1 100000000000 10\n"
+                         "KMAX_MAP 1 100000000000 50\nPMAX_MAP 1 100000000000 1\n"));
+    std::string output;
+    ASSERT_EQ(RunExample(dir, dir + "/config.txt", &output), 0) << output;
+    EXPECT_NE(output.find("flows completed 2/2"), std::string::npos) << output;
+    EXPECT_NE(output.find("-> ns3::DcqcnCongestionControl::G 0.00390625"), std::string::npos)
+        << output;
+    EXPECT_NE(output.find("-> ns3::DcqcnCongestionControl::RateIncreaseInterval 300 us"),
+              std::string::npos)
+        << output;
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(output, m, std::regex("ECN marks ([0-9]+), CNPs ([0-9]+)")))
+        << output;
+    // Every CE-marked packet that arrives makes a CNP (CnpInterval 0, like the peer).
+    EXPECT_GT(std::stoull(m[1]), 10u);
+    EXPECT_EQ(std::stoull(m[2]), std::stoull(m[1]));
+    EXPECT_EQ(ReadRecords(dir + "/fct.txt").size(), 2u);
+}
+
+TEST(RdmaHpccCompat, ExampleRefusesWhatItCannotHonour)
+{
+    if (HpccCompatExample().empty())
+    {
+        GTEST_SKIP() << "examples are not built (configure with --enable-examples)";
+    }
+    struct stat st;
+    ASSERT_EQ(stat(HpccCompatExample().c_str(), &st), 0)
+        << HpccCompatExample() << " is not built (build the hpcc-compat target)";
+    const std::string dir = OutputDir("hpcc-compat-errors");
+    WriteFile(dir + "/topo.txt", "3 1 2\n2\n0 2 100Gbps 0.001ms 0\n1 2 100Gbps 0.001ms 0\n");
+    WriteFile(dir + "/flows.txt", "1\n0 1 3 100 1000 2.0\n");
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"CC_MODE 3\n", "CC_MODE 3: CC_MODE 3 .HPCC. is not supported yet; supported: 1 .DCQCN."},
+        {"HAS_WIN 1\n",
+         "HAS_WIN 1: a window of one bandwidth-delay product per flow is not "
+         "supported yet"},
+        {"LINK_DOWN 2000 0 2\n", "LINK_DOWN 2000 0 2: taking a link down is not supported yet"},
+        {"RATE_BOUND 0\n", "RATE_BOUND 0: RATE_BOUND 0 .send at line rate"},
+        {"L2_ACK_INTERVAL 0\n", "L2_ACK_INTERVAL 0: no acknowledgements at all is not supported"},
+        {"PACKET_PAYLOAD_SIZE 9000\n",
+         "PACKET_PAYLOAD_SIZE 9000: value '9000' is not valid; valid: an integer 1 .. 4096"},
+    };
+    for (const auto& [line, message] : cases)
+    {
+        WriteFile(dir + "/config.txt", TinyConfig("topo.txt", "flows.txt", line));
+        std::string output;
+        EXPECT_NE(RunExample(dir, dir + "/config.txt", &output), 0) << line;
+        EXPECT_TRUE(std::regex_search(output, std::regex(message)))
+            << "for '" << line << "' expected /" << message << "/ in:\n"
+            << output;
+        // The message names the file and the line of the key.
+        EXPECT_NE(output.find(dir + "/config.txt:"), std::string::npos) << output;
+    }
+    // One RdmaSwitch has one Kmin/Kmax/Pmax: a switch with 100 and 400 Gb/s ports whose
+    // KMIN_MAP entries differ (400 and 1600 KB in the shared configuration) is refused.
+    WriteFile(dir + "/mixed.txt", "3 1 2\n2\n0 2 100Gbps 0.001ms 0\n1 2 400Gbps 0.001ms 0\n");
+    {
+        WriteFile(dir + "/config.txt", TinyConfig("mixed.txt", "flows.txt", "ENABLE_QCN 1\n"));
+        std::string output;
+        EXPECT_NE(RunExample(dir, dir + "/config.txt", &output), 0);
+        EXPECT_NE(output.find("switch 2 has ports of 100000000000 and 400000000000 bit/s whose "
+                              "ECN thresholds differ"),
+                  std::string::npos)
+            << output;
+    }
+    // A key of another simulator of the family.
+    WriteFile(dir + "/config.txt", TinyConfig("topo.txt", "flows.txt", "ENABLE_IRN 1\n"));
+    std::string output;
+    EXPECT_NE(RunExample(dir, dir + "/config.txt", &output), 0);
+    EXPECT_NE(output.find("unknown key 'ENABLE_IRN'"), std::string::npos) << output;
+}
