@@ -126,6 +126,9 @@ def build(bld):
         hpcc = bld.create_ns3_program('hpcc-compat', ['rdma', 'core', 'network', 'internet'])
         hpcc.source = 'examples/hpcc-compat.cc'
         hpcc.target = 'examples/' + hpcc.target
+        spray = bld.create_ns3_program('ecmp-vs-spray', ['rdma', 'core', 'network', 'internet'])
+        spray.source = 'examples/ecmp-vs-spray.cc'
+        spray.target = 'examples/' + spray.target
 
     # The GoogleTest tests, run by the ns-3 TestSuite "rdma" (test/rdma-test-suite.cc).
     if bld.env['RDMA_GTEST']:

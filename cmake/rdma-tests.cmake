@@ -33,8 +33,13 @@ if(_rdma_test_target AND TARGET ${_rdma_test_target})
   set(_rdma_incast_example "")
   if(TARGET rdma-incast)
     set(_rdma_incast_example "$<TARGET_FILE:rdma-incast>")
-    add_dependencies(${_rdma_test_target} rdma-incast)
   endif()
+  # Tests run these examples: build them before the tests.
+  foreach(_rdma_example rdma-incast hpcc-compat)
+    if(TARGET ${_rdma_example})
+      add_dependencies(${_rdma_test_target} ${_rdma_example})
+    endif()
+  endforeach()
   target_compile_definitions(
     ${_rdma_test_target}
     PRIVATE RDMA_BUILD_DIR="${_rdma_build_dir}" RDMA_SOURCE_DIR="${CMAKE_CURRENT_SOURCE_DIR}"

@@ -963,6 +963,8 @@ InstallSwitches(RdmaHelper& rdma,
     rdma.SetMmuAttribute("PfcEnabled", BooleanValue(true));
     rdma.SetMmuAttribute("LosslessClasses", UintegerValue(lossless));
     rdma.SetSwitchAttribute("EcnEnabled", BooleanValue(s.ecn));
+    // The peer marks CE when a packet leaves the egress queue (its SwitchNotifyDequeue).
+    rdma.SetSwitchAttribute("EcnMarkingPoint", StringValue("Dequeue"));
     for (uint32_t i = 0; i < nodes.GetN(); ++i)
     {
         if (!topo.IsSwitch(i))
@@ -1184,6 +1186,9 @@ main(int argc, char* argv[])
 {
     // 100 Gb/s: frames are not whole nanoseconds; simulate in picoseconds.
     Time::SetResolution(Time::PS);
+    // The fastest ns-3 scheduler for these event patterns (benchmarks/); --SchedulerType
+    // overrides it.
+    GlobalValue::Bind("SchedulerType", StringValue("ns3::PriorityQueueScheduler"));
     const auto wallStart = std::chrono::steady_clock::now();
 
     std::string configFile;

@@ -81,10 +81,11 @@ class RdmaNetDevice : public NetDevice
 
     /**
      * Called when a queued packet leaves its class queue to be transmitted, before the
-     * Ethernet header is added: the switch MMU releases its buffer here.
+     * Ethernet header is added: the switch MMU releases its buffer here, and a switch that
+     * marks ECN at dequeue modifies the packet.
      * Arguments: this device, the packet, its class.
      */
-    typedef Callback<void, Ptr<RdmaNetDevice>, Ptr<const Packet>, uint8_t> DequeueCallback;
+    typedef Callback<void, Ptr<RdmaNetDevice>, Ptr<Packet>, uint8_t> DequeueCallback;
 
     /**
      * Fast receive path for the RDMA stack on this port (switch or NIC): receives every

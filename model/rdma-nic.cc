@@ -17,13 +17,18 @@
 #include "ns3/node.h"
 #include "ns3/simulator.h"
 #include "ns3/type-id.h"
-#include "ns3/udp-header.h"
 #include "ns3/uinteger.h"
 
 namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("RdmaNic");
+
+namespace
+{
+/// IPv4 header without options (20) and UDP header (8).
+constexpr uint32_t IPV4_UDP_BYTES = 28;
+} // namespace
 NS_OBJECT_ENSURE_REGISTERED(RdmaNic);
 
 TypeId
@@ -344,25 +349,35 @@ void
 RdmaNic::Receive(Ptr<RdmaNetDevice> /* device */, Ptr<Packet> p)
 {
     Ptr<const Packet> packet = p; // for discard traces
-    Ipv4Header ip;
-    p->RemoveHeader(ip);
-    if (ip.GetDestination() != m_address)
+    // IPv4 and UDP are read from the raw bytes (no Header objects on the per-packet path);
+    // the RoCEv2 headers below are parsed with their ns-3 Header classes.
+    uint8_t raw[IPV4_UDP_BYTES];
+    if (p->CopyData(raw, IPV4_UDP_BYTES) < IPV4_UDP_BYTES || (raw[0] >> 4) != 4)
+    {
+        DiscardRx(packet, "not an IPv4 packet");
+        return;
+    }
+    const uint32_t ihl = (raw[0] & 0x0fU) * 4;
+    const uint32_t destination =
+        (uint32_t(raw[16]) << 24) | (uint32_t(raw[17]) << 16) | (uint32_t(raw[18]) << 8) | raw[19];
+    if (destination != m_address.Get())
     {
         DiscardRx(packet, "destination address is not this NIC's");
         return;
     }
-    if (ip.GetProtocol() != 17)
+    if (raw[9] != 17 || ihl != 20)
     {
-        DiscardRx(packet, "not UDP");
+        DiscardRx(packet, raw[9] != 17 ? "not UDP" : "IPv4 options are not supported");
         return;
     }
-    UdpHeader udp;
-    p->RemoveHeader(udp);
-    if (udp.GetDestinationPort() != RdmaQueuePair::ROCEV2_PORT)
+    const bool ecnCe = (raw[1] & 0x03U) == Ipv4Header::ECN_CE;
+    const uint16_t udpDestinationPort = static_cast<uint16_t>((raw[22] << 8) | raw[23]);
+    if (udpDestinationPort != RdmaQueuePair::ROCEV2_PORT)
     {
         DiscardRx(packet, "UDP destination port is not 4791 (RoCEv2)");
         return;
     }
+    p->RemoveAtStart(IPV4_UDP_BYTES);
     RdmaBthHeader bth;
     p->RemoveHeader(bth);
     Ptr<RdmaQueuePair> qp = GetQueuePair(bth.GetDestQp());
@@ -384,7 +399,7 @@ RdmaNic::Receive(Ptr<RdmaNetDevice> /* device */, Ptr<Packet> p)
     }
     else if (RdmaBthHeader::IsWrite(opcode) || RdmaBthHeader::IsSend(opcode))
     {
-        qp->ReceiveData(p, bth, ip.GetEcn() == Ipv4Header::ECN_CE);
+        qp->ReceiveData(p, bth, ecnCe);
     }
     else
     {

@@ -6,6 +6,7 @@
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/double.h"
+#include "ns3/enum.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
@@ -66,6 +67,16 @@ RdmaSwitch::GetTypeId()
             .SetParent<Object>()
             .SetGroupName("Rdma")
             .AddConstructor<RdmaSwitch>()
+            .AddAttribute("EcnMarkingPoint",
+                          "Where RED/ECN decides: at enqueue on the bytes already queued "
+                          "(RED, RFC 2309; the default) or at dequeue on the bytes the packet "
+                          "leaves behind (the HPCC simulator's choice).",
+                          EnumValue(RdmaSwitch::ECN_AT_ENQUEUE),
+                          MakeEnumAccessor(&RdmaSwitch::m_ecnMarkingPoint),
+                          MakeEnumChecker(RdmaSwitch::ECN_AT_ENQUEUE,
+                                          "Enqueue",
+                                          RdmaSwitch::ECN_AT_DEQUEUE,
+                                          "Dequeue"))
             .AddAttribute("EcnEnabled",
                           "Mark ECN-capable packets CE by RED on the egress queue length.",
                           BooleanValue(true),
@@ -525,7 +536,8 @@ RdmaSwitch::ReceiveFromPort(uint32_t inPort, Ptr<RdmaNetDevice> device, Ptr<Pack
 
     // ECN marking on the instantaneous egress queue length.
     const uint8_t ecn = tos & 0x03U;
-    if (m_ecnEnabled && (ecn == Ipv4Header::ECN_ECT1 || ecn == Ipv4Header::ECN_ECT0) &&
+    if (m_ecnEnabled && m_ecnMarkingPoint == ECN_AT_ENQUEUE &&
+        (ecn == Ipv4Header::ECN_ECT1 || ecn == Ipv4Header::ECN_ECT0) &&
         DecideEcnMark(queueBefore))
     {
         MarkPacket(packet, hasChecksum, outPort, cls, queueBefore);
@@ -541,7 +553,7 @@ RdmaSwitch::ReceiveFromPort(uint32_t inPort, Ptr<RdmaNetDevice> device, Ptr<Pack
 void
 RdmaSwitch::DeviceDequeue(uint32_t port,
                           Ptr<RdmaNetDevice> /* device */,
-                          Ptr<const Packet> packet,
+                          Ptr<Packet> packet,
                           uint8_t cls)
 {
     NS_LOG_FUNCTION(this << port << packet << unsigned(cls));
@@ -552,7 +564,23 @@ RdmaSwitch::DeviceDequeue(uint32_t port,
     const uint32_t inPort = fifo.front();
     fifo.pop_front();
     m_mmu->Release(inPort, port, cls, packet->GetSize());
-    m_egressQueueTrace(port, cls, static_cast<uint32_t>(m_mmu->GetEgressBytes(port, cls)));
+    const uint64_t queueBehind = m_mmu->GetEgressBytes(port, cls);
+    m_egressQueueTrace(port, cls, static_cast<uint32_t>(queueBehind));
+    if (m_ecnEnabled && m_ecnMarkingPoint == ECN_AT_DEQUEUE)
+    {
+        // Mark on the queue the packet leaves behind (the HPCC simulator's and several
+        // switch ASICs' choice): the congestion signal skips the queueing delay.
+        uint8_t hdr[IPV4_HEADER_BYTES];
+        if (packet->CopyData(hdr, IPV4_HEADER_BYTES) == IPV4_HEADER_BYTES)
+        {
+            const uint8_t ecn = hdr[1] & 0x03U;
+            if ((ecn == Ipv4Header::ECN_ECT1 || ecn == Ipv4Header::ECN_ECT0) &&
+                DecideEcnMark(queueBehind))
+            {
+                MarkPacket(packet, hdr[10] != 0 || hdr[11] != 0, port, cls, queueBehind);
+            }
+        }
+    }
     if (m_mmu->CheckShouldResume(inPort, cls))
     {
         m_mmu->SetPaused(inPort, cls, false);

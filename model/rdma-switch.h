@@ -78,6 +78,13 @@ class RdmaSwitch : public Object
 {
   public:
     /// Why a packet was dropped.
+    /// Where the RED/ECN marking decision is taken.
+    enum EcnMarkingPoint
+    {
+        ECN_AT_ENQUEUE, //!< on the bytes already queued when the packet arrives (RED)
+        ECN_AT_DEQUEUE  //!< on the bytes queued behind the packet when it leaves
+    };
+
     enum DropReason
     {
         NO_ROUTE,           //!< no route to the destination address
@@ -332,7 +339,7 @@ class RdmaSwitch : public Object
      */
     void DeviceDequeue(uint32_t port,
                        Ptr<RdmaNetDevice> device,
-                       Ptr<const Packet> packet,
+                       Ptr<Packet> packet,
                        uint8_t cls);
 
     static constexpr uint32_t NUM_CLASSES = RdmaSwitchMmu::NUM_CLASSES;
@@ -352,6 +359,7 @@ class RdmaSwitch : public Object
 
     // attributes
     bool m_ecnEnabled;
+    EcnMarkingPoint m_ecnMarkingPoint; //!< enqueue or dequeue
     uint64_t m_kmin;
     uint64_t m_kmax;
     double m_pmax;

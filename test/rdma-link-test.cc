@@ -772,7 +772,7 @@ TEST(RdmaLink, PullSourceAndDequeueCallback)
         }));
     std::vector<std::pair<uint32_t, uint8_t>> dequeued;
     link.da->SetDequeueCallback(RdmaNetDevice::DequeueCallback(
-        [&](Ptr<RdmaNetDevice> dev, Ptr<const Packet> p, uint8_t cls) {
+        [&](Ptr<RdmaNetDevice> dev, Ptr<Packet> p, uint8_t cls) {
             EXPECT_EQ(dev, link.da);
             dequeued.emplace_back(p->GetSize(), cls);
         }));

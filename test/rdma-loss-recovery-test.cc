@@ -226,8 +226,8 @@ CheckGoBackNCurve(Time delay, uint64_t bytes, const std::vector<double>& rates)
         EXPECT_NEAR(eff / lossFree / analytic, 1.0, 0.10) << "p = " << p;
         if (!f.naks.empty())
         {
-            // Every NAK finds exactly K packets sent from the NAK'd one (the retransmission
-            // of a NAK'd packet may also be NAK'd a bit later: K is a floor).
+            // Every NAK finds K packets sent from the NAK'd one (fewer at the very end of
+            // the transfer, more when a resent packet is NAK'd again behind new data).
             EXPECT_NEAR(kMeasured, k, 0.05 * k) << "p = " << p;
         }
         Simulator::Destroy();

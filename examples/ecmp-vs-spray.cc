@@ -1,0 +1,781 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+/**
+ * \file
+ * \ingroup rdma
+ * Flow-hash ECMP against per-packet spraying (and flowlets, adaptive routing) in a leaf-spine
+ * fabric, each with go-back-N and with selective repeat (SACK + RACK-TLP).
+ *
+ *   host 0 --\            /-- spine 0 --\            /-- host k
+ *   host 1 ---+- leaf 0 -+--- spine 1 ---+- leaf 1 -+--- host k+1
+ *   ...      /            \   ...       /            \   ...
+ *   host k-1/              \- spine k-1/              \- host 2k-1
+ *
+ * Two leaves, k spines, k hosts per leaf, every link --rate and --delay. Host i of leaf 0
+ * WRITEs --bytes to host i of leaf 1 (k flows, all posted at t = 0). Host links and spine
+ * links have the same rate, so a flow is limited only by the other flows that share its
+ * spine: with a non-blocking choice of paths every flow runs at the line-rate goodput
+ * C = rate x MTU / wire bytes per packet, and the ideal aggregate is k x C.
+ *
+ * What is measured (per run; every (policy, scheme) pair runs --seeds times, run r with
+ * RngSeedManager run r and ns3::RdmaSwitch::EcmpSeed r):
+ *  - aggregate throughput while all flows are active: the in-order bytes the k responders
+ *    received between the moment the last of them received its first packet and the first
+ *    message completion, over that time, divided by k x C ("aggregate fraction"). Every
+ *    spine link that carries at least one flow is kept busy (PFC holds the colliding flows'
+ *    excess in the leaf), so this is (busy spines) x C / (k x C) whatever the split among
+ *    colliding flows: for ECMP, b / k. k flows hashed independently and uniformly over k
+ *    spines leave (1 - 1/k)^k of them empty on average (balls into bins): E[b / k] =
+ *    1 - (1 - 1/k)^k, 0.684 for k = 4.
+ *  - per-flow goodput, bytes / FCT (FCT from posting to the last acknowledgement); their
+ *    sum over k x C equals b / k too when colliding flows share fairly, and k x bytes / (last
+ *    FCT) over k x C is 1 / (largest number of flows on one spine) (expectation 131/256 =
+ *    0.512 for k = 4);
+ *  - spine link utilization: wire bytes each uplink of leaf 0 sent during that window over
+ *    rate x window; busy spines are those above 1/2;
+ *  - reordering at the responders, from the PSNs of the data packets they receive
+ *    (RFC 4737): a packet is reordered if its PSN is below the highest PSN already received
+ *    and arrives for the first time; its displacement is that highest PSN minus its own.
+ *    The reordered fraction is reordered packets over distinct packets;
+ *  - retransmissions. PFC makes the fabric lossless: the example counts every drop
+ *    (switches, links, reorder bitmaps) and when there is none every retransmission is
+ *    spurious: the packet had only been overtaken.
+ *
+ * Output: a summary per (policy, scheme) with means and standard errors over the seeds,
+ * the ECMP expectation beside it, one CSV line per run in --output and one per flow in
+ * --flowOutput. examples/plot-ecmp-vs-spray.py draws the CSV.
+ */
+
+#include "ns3/command-line.h"
+#include "ns3/core-module.h"
+#include "ns3/network-module.h"
+#include "ns3/rdma-module.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <sys/stat.h>
+
+using namespace ns3;
+
+NS_LOG_COMPONENT_DEFINE("EcmpVsSprayExample");
+
+namespace
+{
+
+/// Scenario parameters (one set for all runs).
+struct SprayConfig
+{
+    uint32_t k{4};                            //!< spines = hosts per leaf = flows
+    std::string rate{"100Gbps"};              //!< every link
+    Time delay{MicroSeconds(1)};              //!< every link
+    uint32_t mtu{1024};                       //!< RoCE path MTU
+    uint64_t bytes{2 * 1024 * 1024};          //!< WRITE size of every flow
+    uint64_t buffer{32 * 1024 * 1024};        //!< switch shared buffer
+    bool pfc{true};                           //!< lossless class 3
+    Time rto{NanoSeconds(4096ULL << 14)};     //!< go-back-N RetransmitTimeout
+    uint32_t sackWindow{512};                 //!< SACK reorder bitmap, packets
+    Time stopTime{MilliSeconds(50)};          //!< give up after this
+    std::string scheduler{"ns3::PriorityQueueScheduler"};
+};
+
+/// Reordering seen by one responder, from the PSNs of the data packets it receives.
+struct RxTracker
+{
+    Ptr<RdmaQueuePair> qp;     //!< the responder queue pair
+    std::vector<uint8_t> seen; //!< sequence -> received at least once
+    uint64_t next{0};          //!< one past the highest sequence received
+    uint64_t arrivals{0};      //!< data packets received
+    uint64_t distinct{0};      //!< distinct sequences received
+    uint64_t reordered{0};     //!< first arrivals below the highest sequence received
+    uint64_t displacementSum{0};
+    uint64_t maxDisplacement{0};
+    bool started{false};
+    Time first; //!< first data packet
+};
+
+/// What one flow measured.
+struct FlowResult
+{
+    double fctUs{-1};        //!< posting to last acknowledgement
+    double goodputBps{0};    //!< bytes / FCT
+    int32_t ecmpSpine{-1};   //!< ECMP: the spine the hash assigns (else -1)
+    uint64_t retransmissions{0};
+    uint64_t packetsSent{0};
+    uint64_t timeouts{0};
+    uint64_t reordered{0};
+    uint64_t distinct{0};
+    bool done{false};
+};
+
+/// What one run measured.
+struct RunResult
+{
+    std::string policy;
+    std::string scheme;
+    uint32_t run{0};
+    double lineGoodputBps{0}; //!< C of the scheme's wire format
+    std::vector<FlowResult> flows;
+    std::vector<double> uplinkUtil; //!< leaf 0's uplinks, during the window
+    double windowStartUs{0};
+    double windowEndUs{0};
+    double aggregateBps{0};    //!< in-order bytes during the window over its length
+    double aggregateFraction{0};
+    double sumGoodputFraction{0};
+    double lastFctFraction{0};
+    double lastFctUs{0};
+    uint32_t busySpines{0};
+    uint32_t completed{0};
+    uint64_t distinct{0};
+    uint64_t arrivals{0};
+    uint64_t reordered{0};
+    double meanDisplacement{0};
+    uint64_t maxDisplacement{0};
+    uint64_t retransmissions{0};
+    uint64_t timeouts{0};
+    uint64_t naks{0};            //!< NAKs the requesters received
+    uint64_t oooDiscards{0};     //!< out-of-order packets the responders discarded (go-back-N)
+    uint64_t duplicates{0};      //!< duplicates the responders received
+    uint64_t drops{0};
+    uint64_t pfcFrames{0};
+    uint64_t dataWireBytes{0};  //!< wire bytes leaf 0's uplinks sent in the whole run
+    uint64_t senderWireBytes{0}; //!< wire bytes the senders sent
+};
+
+/// State the trace callbacks of one run share.
+struct RunContext
+{
+    std::vector<RxTracker> rx;
+    std::vector<Ptr<RdmaNetDevice>> uplinks;
+    std::vector<uint64_t> uplinkBytesAtStart;
+    std::vector<uint64_t> uplinkBytesAtEnd;
+    uint32_t started{0};
+    bool windowOpen{false};
+    bool windowClosed{false};
+    Time windowStart;
+    Time windowEnd;
+    uint64_t bytesAtStart{0};
+    uint64_t bytesAtEnd{0};
+    uint32_t sendsLeft{0};
+    std::vector<FlowResult>* flows{nullptr};
+    std::vector<Time> sendDone;
+};
+
+uint64_t
+ReceivedBytes(const RunContext* ctx)
+{
+    uint64_t sum = 0;
+    for (const auto& r : ctx->rx)
+    {
+        sum += r.qp->GetBytesReceived();
+    }
+    return sum;
+}
+
+/// All responders have received a packet: the window opens (after the event that delivered
+/// the last first packet, so that its bytes count before the window).
+void
+OpenWindow(RunContext* ctx)
+{
+    ctx->windowOpen = true;
+    ctx->windowStart = Simulator::Now();
+    ctx->bytesAtStart = ReceivedBytes(ctx);
+    for (std::size_t s = 0; s < ctx->uplinks.size(); ++s)
+    {
+        ctx->uplinkBytesAtStart[s] = ctx->uplinks[s]->GetTxWireBytes();
+    }
+}
+
+/// A packet reached a responder's port (IPv4 packet, Ethernet header removed).
+void
+OnResponderRx(RunContext* ctx, uint32_t flow, Ptr<const Packet> p)
+{
+    uint8_t b[64];
+    const uint32_t n = p->CopyData(b, std::min<uint32_t>(p->GetSize(), sizeof(b)));
+    if (n < 20)
+    {
+        return;
+    }
+    const uint32_t ihl = (b[0] & 0x0f) * 4u;
+    const uint32_t bth = ihl + 8; // UDP header
+    if (b[9] != 17 || n < bth + 12 ||
+        ((b[ihl + 2] << 8) | b[ihl + 3]) != RdmaQueuePair::ROCEV2_PORT || b[bth] > 0x0B)
+    {
+        return; // not an RC SEND/WRITE data packet
+    }
+    RxTracker& t = ctx->rx[flow];
+    const uint32_t psn = (uint32_t(b[bth + 9]) << 16) | (uint32_t(b[bth + 10]) << 8) | b[bth + 11];
+    const uint64_t seq = t.qp->PsnToSeq(psn, t.next);
+    ++t.arrivals;
+    if (seq >= t.seen.size())
+    {
+        t.seen.resize(std::max<std::size_t>(seq + 1, 2 * t.seen.size()), 0);
+    }
+    if (!t.seen[seq])
+    {
+        t.seen[seq] = 1;
+        ++t.distinct;
+        if (seq + 1 < t.next)
+        {
+            const uint64_t d = t.next - 1 - seq;
+            ++t.reordered;
+            t.displacementSum += d;
+            t.maxDisplacement = std::max(t.maxDisplacement, d);
+        }
+    }
+    t.next = std::max(t.next, seq + 1);
+    if (!t.started)
+    {
+        t.started = true;
+        t.first = Simulator::Now();
+        if (++ctx->started == ctx->rx.size())
+        {
+            Simulator::ScheduleNow(&OpenWindow, ctx);
+        }
+    }
+}
+
+/// A responder completed its message: the first one closes the window.
+void
+OnReceiveComplete(RunContext* ctx, const RdmaCompletion& /* c */)
+{
+    if (!ctx->windowOpen || ctx->windowClosed)
+    {
+        return;
+    }
+    ctx->windowClosed = true;
+    ctx->windowEnd = Simulator::Now();
+    ctx->bytesAtEnd = ReceivedBytes(ctx);
+    for (std::size_t s = 0; s < ctx->uplinks.size(); ++s)
+    {
+        ctx->uplinkBytesAtEnd[s] = ctx->uplinks[s]->GetTxWireBytes();
+    }
+}
+
+/// A requester's WRITE was acknowledged completely.
+void
+OnSendComplete(RunContext* ctx, uint32_t flow, const RdmaCompletion& c)
+{
+    FlowResult& f = (*ctx->flows)[flow];
+    f.done = true;
+    f.fctUs = (c.completionTime - c.postTime).GetSeconds() * 1e6;
+    f.goodputBps = c.length * 8.0 / (c.completionTime - c.postTime).GetSeconds();
+    if (--ctx->sendsLeft == 0)
+    {
+        Simulator::Stop();
+    }
+}
+
+/// Create the directory part of a path, if any.
+void
+EnsureParentDirectory(const std::string& path)
+{
+    const auto slash = path.find_last_of('/');
+    if (slash == std::string::npos || slash == 0)
+    {
+        return;
+    }
+    const std::string dir = path.substr(0, slash);
+    for (std::size_t pos = 0; pos != std::string::npos;)
+    {
+        pos = dir.find('/', pos + 1);
+        mkdir(dir.substr(0, pos).c_str(), 0755);
+    }
+}
+
+/// Short policy names of the command line -> load balancer TypeIds.
+const std::map<std::string, std::string>&
+PolicyTypeIds()
+{
+    static const std::map<std::string, std::string> m{
+        {"ecmp", "ns3::RdmaEcmpLoadBalancer"},
+        {"spray", "ns3::RdmaRandomSprayLoadBalancer"},
+        {"rr", "ns3::RdmaRoundRobinSprayLoadBalancer"},
+        {"flowlet", "ns3::RdmaFlowletLoadBalancer"},
+        {"adaptive", "ns3::RdmaAdaptiveLoadBalancer"},
+    };
+    return m;
+}
+
+/// Line-rate goodput of one flow: payload over wire bytes of a full data packet.
+double
+LineGoodput(const SprayConfig& cfg, bool sack)
+{
+    // IPv4 20 + UDP 8 + BTH 12 + ICRC 4 (+ RETH 16 in every WRITE packet with SACK), Ethernet
+    // header 14; WireBytes adds FCS, preamble and inter-frame gap.
+    const uint32_t wire = RdmaNetDevice::WireBytes(cfg.mtu + 44 + (sack ? 16 : 0) + 14);
+    return DataRate(cfg.rate).GetBitRate() * double(cfg.mtu) / wire;
+}
+
+RunResult
+RunOnce(const SprayConfig& cfg, const std::string& policy, const std::string& scheme, uint32_t run)
+{
+    Simulator::SetScheduler(ObjectFactory(cfg.scheduler));
+    RngSeedManager::SetRun(run);
+    const uint32_t k = cfg.k;
+    RunResult res;
+    res.policy = policy;
+    res.scheme = scheme;
+    res.run = run;
+    res.lineGoodputBps = LineGoodput(cfg, scheme == "sack");
+
+    NodeContainer hosts(2 * k);
+    NodeContainer leaves(2);
+    NodeContainer spines(k);
+    RdmaLinkHelper link;
+    link.SetDeviceAttribute("DataRate", StringValue(cfg.rate));
+    link.SetChannelAttribute("Delay", TimeValue(cfg.delay));
+    NetDeviceContainer all;
+    for (uint32_t l = 0; l < 2; ++l)
+    {
+        for (uint32_t h = 0; h < k; ++h)
+        {
+            all.Add(link.Install(hosts.Get(l * k + h), leaves.Get(l)));
+        }
+    }
+    RunContext ctx;
+    for (uint32_t l = 0; l < 2; ++l)
+    {
+        for (uint32_t s = 0; s < k; ++s)
+        {
+            NetDeviceContainer d = link.Install(leaves.Get(l), spines.Get(s));
+            all.Add(d);
+            if (l == 0)
+            {
+                ctx.uplinks.push_back(DynamicCast<RdmaNetDevice>(d.Get(0)));
+            }
+        }
+    }
+
+    RdmaHelper rdma;
+    rdma.SetNicAttribute("Mtu", UintegerValue(cfg.mtu));
+    rdma.SetNicAttribute("RetransmitTimeout", TimeValue(cfg.rto));
+    rdma.SetCongestionControl("ns3::RdmaFixedRateCongestionControl");
+    if (scheme == "sack")
+    {
+        rdma.SetLossRecovery("ns3::RdmaSackLossRecovery",
+                             "ReceiverWindow",
+                             UintegerValue(cfg.sackWindow));
+    }
+    else
+    {
+        rdma.SetLossRecovery("ns3::RdmaGoBackNLossRecovery");
+    }
+    rdma.SetLoadBalancer(PolicyTypeIds().at(policy));
+    rdma.SetSwitchAttribute("EcmpSeed", UintegerValue(run));
+    rdma.SetMmuAttribute("BufferSize", UintegerValue(cfg.buffer));
+    rdma.SetMmuAttribute("PfcEnabled", BooleanValue(cfg.pfc));
+    rdma.InstallHosts(hosts);
+    NodeContainer switches(leaves, spines);
+    rdma.InstallSwitches(switches);
+    rdma.AssignStreams(switches, 1);
+    RdmaRoutingHelper::PopulateRoutingTables(NodeContainer(hosts, switches));
+
+    res.flows.resize(k);
+    ctx.flows = &res.flows;
+    ctx.rx.resize(k);
+    ctx.uplinkBytesAtStart.assign(k, 0);
+    ctx.uplinkBytesAtEnd.assign(k, 0);
+    ctx.sendsLeft = k;
+    std::vector<Ptr<RdmaQueuePair>> requesters;
+    Ptr<RdmaSwitch> leaf0 = leaves.Get(0)->GetObject<RdmaSwitch>();
+    for (uint32_t i = 0; i < k; ++i)
+    {
+        Ptr<Node> src = hosts.Get(i);
+        Ptr<Node> dst = hosts.Get(k + i);
+        auto [qp, peer] = rdma.Connect(src, dst);
+        requesters.push_back(qp);
+        ctx.rx[i].qp = peer;
+        qp->SetSendCompletionCallback(MakeBoundCallback(&OnSendComplete, &ctx, i));
+        peer->SetReceiveCompletionCallback(MakeBoundCallback(&OnReceiveComplete, &ctx));
+        RdmaHelper::GetNic(dst)->GetDevice()->TraceConnectWithoutContext(
+            "MacRx",
+            MakeBoundCallback(&OnResponderRx, &ctx, i));
+        if (policy == "ecmp")
+        {
+            // The uplink the hash assigns at leaf 0 (RdmaEcmpLoadBalancer's formula).
+            const Ipv4Address a = RdmaHelper::GetNic(src)->GetAddress();
+            const Ipv4Address b = RdmaHelper::GetNic(dst)->GetAddress();
+            const std::vector<uint32_t>& routes = leaf0->GetRoutes(b);
+            const uint64_t h = RdmaLoadBalancer::FlowHash(a.Get(),
+                                                          b.Get(),
+                                                          17,
+                                                          qp->GetSourcePort(),
+                                                          RdmaQueuePair::ROCEV2_PORT,
+                                                          leaf0->GetEffectiveEcmpSeed());
+            const uint32_t port = routes[RdmaLoadBalancer::ReduceToRange(h, routes.size())];
+            for (uint32_t s = 0; s < k; ++s)
+            {
+                if (leaf0->GetPort(port) == ctx.uplinks[s])
+                {
+                    res.flows[i].ecmpSpine = s;
+                }
+            }
+        }
+        RdmaWorkRequest wr;
+        wr.opcode = RdmaWorkRequest::WRITE;
+        wr.wrId = i;
+        wr.length = cfg.bytes;
+        wr.remoteAddress = 0x10000000ULL;
+        Simulator::ScheduleWithContext(src->GetId(), Seconds(0), &RdmaQueuePair::PostSend, qp, wr);
+    }
+
+    Simulator::Stop(cfg.stopTime);
+    Simulator::Run();
+
+    if (ctx.windowOpen && !ctx.windowClosed)
+    {
+        OnReceiveComplete(&ctx, RdmaCompletion()); // nothing completed: up to the stop
+    }
+    const double rate = DataRate(cfg.rate).GetBitRate();
+    const double ideal = k * res.lineGoodputBps;
+    if (ctx.windowOpen && ctx.windowEnd > ctx.windowStart)
+    {
+        const double w = (ctx.windowEnd - ctx.windowStart).GetSeconds();
+        res.windowStartUs = ctx.windowStart.GetSeconds() * 1e6;
+        res.windowEndUs = ctx.windowEnd.GetSeconds() * 1e6;
+        res.aggregateBps = (ctx.bytesAtEnd - ctx.bytesAtStart) * 8.0 / w;
+        res.aggregateFraction = res.aggregateBps / ideal;
+        for (uint32_t s = 0; s < k; ++s)
+        {
+            const double u = (ctx.uplinkBytesAtEnd[s] - ctx.uplinkBytesAtStart[s]) * 8.0 / (rate * w);
+            res.uplinkUtil.push_back(u);
+            res.busySpines += u > 0.5 ? 1 : 0;
+        }
+    }
+    else
+    {
+        res.uplinkUtil.assign(k, 0);
+    }
+    double sumGoodput = 0;
+    for (uint32_t i = 0; i < k; ++i)
+    {
+        FlowResult& f = res.flows[i];
+        const RxTracker& t = ctx.rx[i];
+        Ptr<RdmaQueuePair> qp = requesters[i];
+        f.retransmissions = qp->GetRetransmissions();
+        f.packetsSent = qp->GetPacketsSent();
+        f.timeouts = qp->GetTimeouts();
+        f.reordered = t.reordered;
+        f.distinct = t.distinct;
+        sumGoodput += f.goodputBps;
+        res.completed += f.done ? 1 : 0;
+        res.lastFctUs = std::max(res.lastFctUs, f.done ? f.fctUs : cfg.stopTime.GetSeconds() * 1e6);
+        res.retransmissions += f.retransmissions;
+        res.timeouts += f.timeouts;
+        res.naks += qp->GetNaksReceived();
+        res.distinct += t.distinct;
+        res.arrivals += t.arrivals;
+        res.reordered += t.reordered;
+        res.meanDisplacement += t.displacementSum;
+        res.maxDisplacement = std::max(res.maxDisplacement, t.maxDisplacement);
+        res.drops += t.qp->GetReorderWindowDrops();
+        res.oooDiscards += t.qp->GetOutOfOrderDiscards();
+        res.duplicates += t.qp->GetDuplicatesReceived();
+        res.senderWireBytes += RdmaHelper::GetNic(hosts.Get(i))->GetDevice()->GetTxWireBytes();
+    }
+    res.meanDisplacement = res.reordered > 0 ? res.meanDisplacement / res.reordered : 0;
+    res.sumGoodputFraction = sumGoodput / ideal;
+    res.lastFctFraction =
+        res.completed == k ? k * cfg.bytes * 8.0 / (res.lastFctUs * 1e-6) / ideal : 0;
+    for (uint32_t i = 0; i < switches.GetN(); ++i)
+    {
+        res.drops += switches.Get(i)->GetObject<RdmaSwitch>()->GetTotalDrops();
+    }
+    for (uint32_t i = 0; i < all.GetN(); ++i)
+    {
+        Ptr<RdmaNetDevice> d = DynamicCast<RdmaNetDevice>(all.Get(i));
+        res.drops += d->GetRxDropCount();
+        res.pfcFrames += d->GetPfcFramesSent();
+    }
+    for (const auto& u : ctx.uplinks)
+    {
+        res.dataWireBytes += u->GetTxWireBytes();
+    }
+    Simulator::Destroy();
+    return res;
+}
+
+std::vector<std::string>
+SplitList(const std::string& s)
+{
+    std::vector<std::string> out;
+    std::stringstream ss(s);
+    std::string item;
+    while (std::getline(ss, item, ','))
+    {
+        if (!item.empty())
+        {
+            out.push_back(item);
+        }
+    }
+    return out;
+}
+
+/// Distribution of the number of non-empty bins when k balls fall into k bins uniformly:
+/// P(b) = C(k, b) S(k, b) b! / k^k, S the Stirling numbers of the second kind.
+std::vector<double>
+BusyBinsDistribution(uint32_t k)
+{
+    // surj[b] = b! S(k, b), the surjections of k balls onto b bins, by inclusion-exclusion.
+    std::vector<double> p(k + 1, 0);
+    for (uint32_t b = 1; b <= k; ++b)
+    {
+        double surj = 0;
+        double choose = 1; // C(b, j)
+        for (uint32_t j = 0; j <= b; ++j)
+        {
+            surj += (j % 2 ? -1 : 1) * choose * std::pow(double(b - j), double(k));
+            choose = choose * (b - j) / (j + 1);
+        }
+        double chooseKb = 1;
+        for (uint32_t j = 0; j < b; ++j)
+        {
+            chooseKb = chooseKb * (k - j) / (j + 1);
+        }
+        p[b] = chooseKb * surj / std::pow(double(k), double(k));
+    }
+    return p;
+}
+
+/// Mean and standard error of a sample.
+std::pair<double, double>
+MeanSe(const std::vector<double>& x)
+{
+    if (x.empty())
+    {
+        return {0, 0};
+    }
+    double m = 0;
+    for (double v : x)
+    {
+        m += v;
+    }
+    m /= x.size();
+    double ss = 0;
+    for (double v : x)
+    {
+        ss += (v - m) * (v - m);
+    }
+    const double se = x.size() > 1 ? std::sqrt(ss / (x.size() - 1) / x.size()) : 0;
+    return {m, se};
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    // 100 Gb/s: simulate in picoseconds, as the other examples.
+    Time::SetResolution(Time::PS);
+
+    SprayConfig cfg;
+    std::string policies = "ecmp,spray,rr,flowlet,adaptive";
+    std::string schemes = "gbn,sack";
+    uint32_t seeds = 30;
+    uint32_t firstRun = 1;
+    uint32_t seed = 1;
+    std::string output = "results/ecmp-vs-spray.csv";
+    std::string flowOutput = "results/ecmp-vs-spray-flows.csv";
+
+    CommandLine cmd(__FILE__);
+    cmd.Usage("Leaf-spine with k spines and k flows between the two leaves: ECMP against packet "
+              "spraying, flowlets and adaptive routing, with go-back-N and with SACK.");
+    cmd.AddValue("k", "spines, hosts per leaf and flows", cfg.k);
+    cmd.AddValue("policies",
+                 "comma-separated load balancers: ecmp, spray (random), rr (round robin), "
+                 "flowlet, adaptive",
+                 policies);
+    cmd.AddValue("schemes", "comma-separated loss recoveries: gbn, sack", schemes);
+    cmd.AddValue("seeds", "runs per (policy, scheme), each with its own ECMP seed and RNG run",
+                 seeds);
+    cmd.AddValue("run", "first run number (RngSeedManager run and ns3::RdmaSwitch::EcmpSeed)",
+                 firstRun);
+    cmd.AddValue("seed", "random seed (RngSeedManager)", seed);
+    cmd.AddValue("bytes", "WRITE size of every flow, bytes", cfg.bytes);
+    cmd.AddValue("rate", "rate of every link", cfg.rate);
+    cmd.AddValue("delay", "propagation delay of every link", cfg.delay);
+    cmd.AddValue("mtu", "RoCE path MTU (payload bytes per packet)", cfg.mtu);
+    cmd.AddValue("buffer", "switch shared buffer, bytes", cfg.buffer);
+    cmd.AddValue("pfc", "PFC on the RoCE class (lossless fabric)", cfg.pfc);
+    cmd.AddValue("rto", "go-back-N RetransmitTimeout (IBTA local ACK timeout)", cfg.rto);
+    cmd.AddValue("sackWindow", "SACK: ReceiverWindow (reorder bitmap), packets", cfg.sackWindow);
+    cmd.AddValue("stopTime", "simulated time limit of one run", cfg.stopTime);
+    cmd.AddValue("scheduler", "ns-3 scheduler TypeId", cfg.scheduler);
+    cmd.AddValue("output", "CSV file, one line per run", output);
+    cmd.AddValue("flowOutput", "CSV file, one line per flow and run", flowOutput);
+    cmd.Parse(argc, argv);
+
+    NS_ABORT_MSG_IF(cfg.k < 2, "--k " << cfg.k << " must be at least 2");
+    NS_ABORT_MSG_IF(seeds < 1, "--seeds must be at least 1");
+    NS_ABORT_MSG_IF(cfg.bytes < 1, "--bytes must be at least 1");
+    const std::vector<std::string> policyList = SplitList(policies);
+    const std::vector<std::string> schemeList = SplitList(schemes);
+    for (const std::string& p : policyList)
+    {
+        NS_ABORT_MSG_IF(PolicyTypeIds().count(p) == 0,
+                        "--policies: unknown policy '" << p
+                                                       << "'; valid: ecmp, spray, rr, flowlet, "
+                                                          "adaptive");
+    }
+    for (const std::string& s : schemeList)
+    {
+        NS_ABORT_MSG_IF(s != "gbn" && s != "sack",
+                        "--schemes: unknown scheme '" << s << "'; valid: gbn, sack");
+    }
+    RngSeedManager::SetSeed(seed);
+
+    const std::vector<double> pBusy = BusyBinsDistribution(cfg.k);
+    double eBusy = 0;
+    double eBusy2 = 0;
+    for (uint32_t b = 1; b <= cfg.k; ++b)
+    {
+        eBusy += b * pBusy[b];
+        eBusy2 += double(b) * b * pBusy[b];
+    }
+    const double expectFraction = 1 - std::pow(1 - 1.0 / cfg.k, double(cfg.k));
+    const double sdFraction = std::sqrt(eBusy2 - eBusy * eBusy) / cfg.k;
+
+    EnsureParentDirectory(output);
+    std::ofstream csv(output);
+    NS_ABORT_MSG_IF(!csv, "cannot write --output " << output);
+    EnsureParentDirectory(flowOutput);
+    std::ofstream flowCsv(flowOutput);
+    NS_ABORT_MSG_IF(!flowCsv, "cannot write --flowOutput " << flowOutput);
+    csv << "policy,scheme,run,k,bytes,line_goodput_gbps,aggregate_gbps,aggregate_fraction,"
+           "sum_goodput_fraction,last_fct_fraction,busy_spines,uplink_util,window_start_us,"
+           "window_end_us,last_fct_us,completed,distinct_packets,arrivals,reordered_fraction,"
+           "mean_displacement,max_displacement,retransmissions,spurious_retransmissions,"
+           "timeouts,naks,ooo_discards,duplicates,drops,pfc_frames,uplink_wire_bytes,sender_wire_bytes,"
+           "ecmp_expected_fraction\n";
+    flowCsv << "policy,scheme,run,flow,ecmp_spine,fct_us,goodput_gbps,packets_sent,"
+               "retransmissions,timeouts,reordered,distinct,completed\n";
+
+    std::cout << std::fixed << std::setprecision(3);
+    std::cout << "ecmp-vs-spray: 2 leaves, " << cfg.k << " spines, " << cfg.k << " flows of "
+              << cfg.bytes << " B, " << cfg.rate << ", delay " << cfg.delay.As(Time::US)
+              << ", MTU " << cfg.mtu << ", PFC " << (cfg.pfc ? "on" : "off") << ", " << seeds
+              << " seeds\n";
+    std::cout << "line-rate goodput per flow C: go-back-N " << LineGoodput(cfg, false) / 1e9
+              << " Gb/s, SACK " << LineGoodput(cfg, true) / 1e9
+              << " Gb/s (RETH in every packet); ideal aggregate k x C\n";
+    std::cout << "balls into bins: E[busy spines] / k = 1 - (1 - 1/k)^k = " << expectFraction
+              << " (sd of one run " << sdFraction << "); P(busy = 1.." << cfg.k << ") =";
+    for (uint32_t b = 1; b <= cfg.k; ++b)
+    {
+        std::cout << " " << std::setprecision(4) << pBusy[b];
+    }
+    std::cout << std::setprecision(3) << "\n\n";
+    std::cout << "policy    scheme  aggregate/ideal  sum-goodput  last-FCT  busy   uplink-util  "
+                 "reordered  displ.  spurious-retx  timeouts  drops  last-FCT(us)  done\n";
+
+    bool anyDrop = false;
+    for (const std::string& policy : policyList)
+    {
+        for (const std::string& scheme : schemeList)
+        {
+            std::vector<double> agg;
+            std::vector<double> sum;
+            std::vector<double> last;
+            std::vector<double> busy;
+            std::vector<double> util;
+            std::vector<double> fct;
+            uint64_t reordered = 0;
+            uint64_t distinct = 0;
+            double displacement = 0;
+            uint64_t retx = 0;
+            uint64_t timeouts = 0;
+            uint64_t drops = 0;
+            uint32_t completed = 0;
+            for (uint32_t r = 0; r < seeds; ++r)
+            {
+                const RunResult res = RunOnce(cfg, policy, scheme, firstRun + r);
+                agg.push_back(res.aggregateFraction);
+                sum.push_back(res.sumGoodputFraction);
+                last.push_back(res.lastFctFraction);
+                busy.push_back(res.busySpines);
+                double u = 0;
+                std::ostringstream utilList;
+                utilList << std::setprecision(4);
+                for (uint32_t s = 0; s < cfg.k; ++s)
+                {
+                    u += res.uplinkUtil[s];
+                    utilList << (s ? ";" : "") << res.uplinkUtil[s];
+                }
+                util.push_back(u / cfg.k);
+                fct.push_back(res.lastFctUs);
+                reordered += res.reordered;
+                distinct += res.distinct;
+                displacement += res.meanDisplacement * res.reordered;
+                retx += res.retransmissions;
+                timeouts += res.timeouts;
+                drops += res.drops;
+                completed += res.completed;
+                csv << policy << "," << scheme << "," << res.run << "," << cfg.k << ","
+                    << cfg.bytes << "," << res.lineGoodputBps / 1e9 << ","
+                    << res.aggregateBps / 1e9 << "," << res.aggregateFraction << ","
+                    << res.sumGoodputFraction << "," << res.lastFctFraction << ","
+                    << res.busySpines << "," << utilList.str() << "," << res.windowStartUs << ","
+                    << res.windowEndUs << "," << res.lastFctUs << "," << res.completed << ","
+                    << res.distinct << "," << res.arrivals << ","
+                    << (res.distinct ? double(res.reordered) / res.distinct : 0) << ","
+                    << res.meanDisplacement << "," << res.maxDisplacement << ","
+                    << res.retransmissions << ","
+                    << (res.drops == 0 ? int64_t(res.retransmissions) : int64_t(-1)) << ","
+                    << res.timeouts << "," << res.naks << "," << res.oooDiscards << ","
+                    << res.duplicates << "," << res.drops << ","
+                    << res.pfcFrames << "," << res.dataWireBytes << "," << res.senderWireBytes
+                    << "," << expectFraction << "\n";
+                for (uint32_t i = 0; i < cfg.k; ++i)
+                {
+                    const FlowResult& f = res.flows[i];
+                    flowCsv << policy << "," << scheme << "," << res.run << "," << i << ","
+                            << f.ecmpSpine << "," << f.fctUs << "," << f.goodputBps / 1e9 << ","
+                            << f.packetsSent << "," << f.retransmissions << "," << f.timeouts
+                            << "," << f.reordered << "," << f.distinct << "," << f.done << "\n";
+                }
+                csv.flush();
+                flowCsv.flush();
+            }
+            anyDrop = anyDrop || drops > 0;
+            const auto [aggM, aggSe] = MeanSe(agg);
+            const auto [sumM, sumSe] = MeanSe(sum);
+            const auto [lastM, lastSe] = MeanSe(last);
+            const auto [busyM, busySe] = MeanSe(busy);
+            const auto [utilM, utilSe] = MeanSe(util);
+            const auto [fctM, fctSe] = MeanSe(fct);
+            std::ostringstream aggText;
+            aggText << std::fixed << std::setprecision(3) << aggM << " +- " << aggSe;
+            std::cout << std::left << std::setw(10) << policy << std::setw(8) << scheme
+                      << std::right << std::setw(15) << aggText.str() << std::setw(13) << sumM
+                      << std::setw(10) << lastM << std::setw(6) << std::setprecision(2) << busyM
+                      << std::setprecision(3) << std::setw(13) << utilM << std::setw(11)
+                      << (distinct ? double(reordered) / distinct : 0) << std::setw(8)
+                      << std::setprecision(1) << (reordered ? displacement / reordered : 0)
+                      << std::setw(15) << double(retx) / seeds << std::setw(10)
+                      << double(timeouts) / seeds << std::setw(7) << drops << std::setw(14)
+                      << fctM << "  " << completed << "/" << seeds * cfg.k << "\n"
+                      << std::setprecision(3);
+        }
+    }
+    std::cout << "\naggregate/ideal: in-order bytes while all flows are active over k x C "
+                 "(mean +- standard error over the seeds); ECMP expectation "
+              << expectFraction << " +- " << sdFraction / std::sqrt(double(seeds))
+              << " (standard error of " << seeds << " seeds)\n";
+    std::cout << "sum-goodput: sum of bytes / FCT over k x C; last-FCT: k x bytes / last FCT "
+                 "over k x C; busy: uplinks of leaf 0 above 50 % utilization while all flows "
+                 "are active; reordered: fraction of packets first received below the highest "
+                 "PSN already received, displ.: mean PSN distance behind it; spurious-retx: "
+                 "retransmissions per run ("
+              << (anyDrop ? "WARNING: drops occurred, not all retransmissions are spurious"
+                          : "no drop anywhere: all are spurious")
+              << ")\n";
+    std::cout << "CSV " << output << ", " << flowOutput << "\n";
+    return 0;
+}
