@@ -16,6 +16,13 @@
  *  - incast: 16 -> 1 through one switch, 1 MB each, 100 Gb/s, 1 us links, PFC on.
  *  - leafspine16: two-tier leaf-spine, 4 leaves x 4 hosts, 4 spines, 100 Gb/s, 1 us
  *    links; every host WRITEs 1 MB to each host under another leaf (192 flows).
+ *  - fattree8, fattree16: k = 8 (128 hosts) and k = 16 (1,024 hosts) three-tier fat-trees,
+ *    100 Gb/s, 1 us links, DCQCN; a random permutation of 1 MB WRITEs (host i to pi(i),
+ *    never within its own edge switch) plus a 16 -> 1 incast of 256 KB WRITEs to host 0.
+ *  - fattree32: k = 32 (8,192 hosts, 1,280 switches), the same traffic, stopped after
+ *    100 us of simulated time (set-up and memory at scale).
+ * Memory per host and per switch is reported as peak RSS divided by the counts; the
+ * scaling runs (benchmarks/run-benchmarks.py --scaling) fit it against the host count.
  */
 
 #include "ns3/core-module.h"
@@ -75,6 +82,8 @@ main(int argc, char* argv[])
     CommandLine cmd(__FILE__);
     cmd.AddValue("scenario", "incast | leafspine16", scenario);
     cmd.AddValue("scheduler", "ns-3 scheduler TypeId", scheduler);
+    Time stopTime = MicroSeconds(100);
+    cmd.AddValue("stopTime", "fattree32: simulated time after the flows start", stopTime);
     cmd.Parse(argc, argv);
 
     ObjectFactory sched(scheduler);
@@ -143,9 +152,54 @@ main(int argc, char* argv[])
             }
         }
     }
+    else if (scenario == "fattree8" || scenario == "fattree16" || scenario == "fattree32")
+    {
+        const uint32_t k = scenario == "fattree8" ? 8 : (scenario == "fattree16" ? 16 : 32);
+        rdma.SetCongestionControl("ns3::DcqcnCongestionControl");
+        rdma.SetSwitchAttribute("EcnEnabled", BooleanValue(true));
+        FatTreeHelper tree;
+        tree.SetThreeTier(k);
+        tree.SetLinkRate(FatTreeHelper::HOST_EDGE, DataRate("100Gbps"));
+        tree.Install(rdma);
+        hosts = tree.GetHosts();
+        switches = tree.GetSwitches();
+        for (auto tier : {FatTreeHelper::HOST_EDGE, FatTreeHelper::EDGE_AGGREGATION,
+                          FatTreeHelper::AGGREGATION_CORE})
+        {
+            devices.Add(tree.GetDevices(tier));
+        }
+        // A fixed permutation (seeded, reproducible) avoiding the sender's own edge switch.
+        const uint32_t n = hosts.GetN();
+        Ptr<UniformRandomVariable> rv = CreateObject<UniformRandomVariable>();
+        rv->SetStream(12345);
+        std::vector<uint32_t> perm(n);
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            perm[i] = (i + tree.GetHostsPerEdge()) % n; // a valid start: the next edge
+        }
+        for (uint32_t i = n; i-- > 1;)
+        {
+            const uint32_t j = rv->GetInteger(0, i);
+            if (tree.GetEdgeOfHost(perm[j]) != tree.GetEdgeOfHost(i) &&
+                tree.GetEdgeOfHost(perm[i]) != tree.GetEdgeOfHost(j))
+            {
+                std::swap(perm[i], perm[j]);
+            }
+        }
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            AddFlow(flows, rdma, hosts.Get(i), hosts.Get(perm[i]), 1000000, Seconds(0));
+        }
+        for (uint32_t i = 1; i <= 16; ++i)
+        {
+            AddFlow(flows, rdma, hosts.Get(n - i), hosts.Get(0), 256000, Seconds(0));
+        }
+    }
     else
     {
-        NS_ABORT_MSG("unknown --scenario '" << scenario << "'; valid: incast, leafspine16");
+        NS_ABORT_MSG("unknown --scenario '" << scenario
+                                            << "'; valid: incast, leafspine16, fattree8, "
+                                               "fattree16");
     }
     rdma.AssignStreams(switches, 0);
     for (auto& f : flows)
@@ -153,6 +207,12 @@ main(int argc, char* argv[])
         f.qp->SetSendCompletionCallback(MakeBoundCallback(&Done, &f));
     }
 
+    const double setupWall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
+    if (scenario == "fattree32")
+    {
+        Simulator::Stop(stopTime);
+    }
     Simulator::Run();
     const Time simulated = Simulator::Now();
     const double wall =
@@ -191,13 +251,18 @@ main(int argc, char* argv[])
     std::cout << std::fixed << std::setprecision(3) << "scenario=" << scenario
               << " scheduler=" << scheduler << " hosts=" << hosts.GetN()
               << " switches=" << switches.GetN() << " flows=" << flows.size()
-              << " completed=" << fcts.size() << " wall_s=" << wall << " user_s=" << user
+              << " completed=" << fcts.size() << " setup_s=" << setupWall << " wall_s=" << wall
+              << " user_s=" << user
               << " peak_rss_mb=" << ru.ru_maxrss / 1024.0 << " events=" << events
               << " events_per_s=" << std::setprecision(0) << events / wall
               << " packet_hops=" << frames << " packet_hops_per_s=" << frames / wall
               << std::setprecision(6) << " sim_s_per_wall_s=" << simulated.GetSeconds() / wall
               << std::setprecision(1) << " fct_mean_us=" << mean << " fct_p50_us=" << pct(0.5)
-              << " fct_p99_us=" << pct(0.99) << " pfc_frames=" << pfcFrames << std::endl;
+              << " fct_p99_us=" << pct(0.99) << " pfc_frames=" << pfcFrames
+              << std::setprecision(0) << " rss_bytes_per_host="
+              << ru.ru_maxrss * 1024.0 / hosts.GetN()
+              << " rss_bytes_per_node=" << ru.ru_maxrss * 1024.0 / (hosts.GetN() + switches.GetN())
+              << std::endl;
     Simulator::Destroy();
-    return fcts.size() == flows.size() ? 0 : 1;
+    return fcts.size() == flows.size() || scenario == "fattree32" ? 0 : 1;
 }

@@ -16,7 +16,10 @@ import platform
 import subprocess
 import sys
 
-SCENARIOS = ["incast", "leafspine16"]
+SCENARIOS = ["incast", "leafspine16", "fattree8", "fattree16"]
+# The peer simulator's own inputs (copies of ../shared/bench in test/data/hpcc), run
+# unchanged through examples/hpcc-compat.
+HPCC_SCENARIOS = {"hpcc-a2a16": "flow_a2a16.txt", "hpcc-incast15": "flow_incast15.txt"}
 RESULT_KEYS = ["completed", "fct_mean_us", "fct_p50_us", "fct_p99_us", "pfc_frames"]
 HERE = os.path.dirname(os.path.abspath(__file__))
 RECORD = os.path.join(HERE, "recorded-results.json")
@@ -27,6 +30,35 @@ def run(exe, scenario):
                          text=True).stdout
     line = [l for l in out.splitlines() if l.startswith("scenario=")][-1]
     return dict(kv.split("=", 1) for kv in line.split())
+
+
+def run_hpcc(build, name, flow_file):
+    """Run hpcc-compat on the shared config with the given flow file; parse its summary."""
+    import re
+    import tempfile
+    data = os.path.join(HERE, "..", "test", "data", "hpcc")
+    exe = os.path.join(build, "examples", "hpcc-compat")
+    with tempfile.TemporaryDirectory() as tmp:
+        cfg = os.path.join(tmp, "config.txt")
+        with open(os.path.join(data, "config_dcqcn_a2a16.txt")) as f:
+            text = f.read().replace("flow_a2a16.txt", flow_file)
+        with open(cfg, "w") as f:
+            f.write(text)
+        out = subprocess.run([exe, f"--config={cfg}", f"--dir={data}", f"--outDir={tmp}/out"],
+                             check=True, capture_output=True, text=True).stdout
+    r = {"scenario": name}
+    m = re.search(r"flows completed (\d+)/(\d+); FCT mean ([\d.]+) us, p50 ([\d.]+) us, "
+                  r"p99 ([\d.]+) us", out)
+    r.update(completed=m.group(1), flows=m.group(2), fct_mean_us=m.group(3),
+             fct_p50_us=m.group(4), fct_p99_us=m.group(5))
+    m = re.search(r"pause frames (\d+)", out)
+    r["pfc_frames"] = m.group(1)
+    m = re.search(r"events (\d+), simulated ([\d.]+) s, wall ([\d.]+) s \(user CPU ([\d.]+) s\),"
+                  r" peak RSS ([\d.]+) MB", out)
+    events, wall = int(m.group(1)), float(m.group(3))
+    r.update(events=m.group(1), wall_s=m.group(3), user_s=m.group(4), peak_rss_mb=m.group(5),
+             events_per_s=f"{events / wall:.0f}", hosts="16")
+    return r
 
 
 def machine():
@@ -55,11 +87,15 @@ def main():
     print(f"machine: {machine()}")
     cols = ["scenario", "hosts", "flows", "wall_s", "user_s", "peak_rss_mb", "events",
             "events_per_s", "packet_hops_per_s", "sim_s_per_wall_s", "fct_mean_us",
-            "fct_p50_us", "fct_p99_us", "pfc_frames"]
+            "fct_p50_us", "fct_p99_us", "pfc_frames", "rss_bytes_per_host"]
     print(" | ".join(cols))
     results = {}
     for s in SCENARIOS:
         r = run(exe, s)
+        results[s] = r
+        print(" | ".join(r.get(c, "") for c in cols), flush=True)
+    for s, flow_file in HPCC_SCENARIOS.items():
+        r = run_hpcc(args.build, s, flow_file)
         results[s] = r
         print(" | ".join(r.get(c, "") for c in cols), flush=True)
 

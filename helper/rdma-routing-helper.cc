@@ -4,6 +4,7 @@
 #include "rdma-routing-helper.h"
 
 #include "ns3/abort.h"
+#include "ns3/channel-list.h"
 #include "ns3/log.h"
 #include "ns3/node-list.h"
 #include "ns3/node.h"
@@ -14,6 +15,7 @@
 
 #include <deque>
 #include <limits>
+#include <unordered_map>
 
 namespace ns3
 {
@@ -35,90 +37,221 @@ PeerNode(Ptr<RdmaNetDevice> d)
     }
     return ch->GetPeer(d)->GetNode();
 }
-} // namespace
 
-std::vector<uint32_t>
-RdmaRoutingHelper::Distances(Ptr<Node> host)
+/**
+ * The topology as plain integers, read once from the links: node ids, which nodes are
+ * switches, and for every switch port the node at its other end. Searching this is far
+ * cheaper than walking Ptr<Node>/GetObject for every host (8,192 hosts at k = 32).
+ */
+struct Graph
 {
-    std::vector<uint32_t> dist(NodeList::GetNNodes(), UNREACHABLE);
-    std::deque<Ptr<Node>> frontier;
-    dist[host->GetId()] = 0;
-    frontier.push_back(host);
-    while (!frontier.empty())
+    std::vector<Ptr<RdmaSwitch>> sw;               //!< by node id; null for hosts
+    std::vector<std::vector<uint32_t>> neighbours; //!< by node id: peer node ids
+    std::vector<std::vector<uint32_t>> portPeer;   //!< switches: port index -> peer node id
+
+    explicit Graph(uint32_t nNodes)
+        : sw(nNodes),
+          neighbours(nNodes),
+          portPeer(nNodes)
     {
-        Ptr<Node> n = frontier.front();
-        frontier.pop_front();
-        // Only the origin host and switches forward; other hosts are leaves.
-        if (n != host && !n->GetObject<RdmaSwitch>())
+    }
+
+    void AddNode(Ptr<Node> n)
+    {
+        const uint32_t id = n->GetId();
+        sw[id] = n->GetObject<RdmaSwitch>();
+        if (sw[id])
         {
-            continue;
+            for (uint32_t p = 0; p < sw[id]->GetNPorts(); ++p)
+            {
+                Ptr<Node> peer = PeerNode(sw[id]->GetPort(p));
+                portPeer[id].push_back(peer ? peer->GetId() : UNREACHABLE);
+            }
         }
         for (uint32_t i = 0; i < n->GetNDevices(); ++i)
         {
             Ptr<RdmaNetDevice> d = DynamicCast<RdmaNetDevice>(n->GetDevice(i));
-            if (!d)
+            Ptr<Node> peer = d ? PeerNode(d) : nullptr;
+            if (peer)
             {
-                continue;
-            }
-            Ptr<Node> peer = PeerNode(d);
-            if (peer && dist[peer->GetId()] == UNREACHABLE)
-            {
-                dist[peer->GetId()] = dist[n->GetId()] + 1;
-                frontier.push_back(peer);
+                neighbours[id].push_back(peer->GetId());
             }
         }
     }
-    return dist;
-}
 
-void
-RdmaRoutingHelper::PopulateRoutingTables()
+    /// Hop distances from origin; only the origin and switches forward.
+    std::vector<uint32_t> Distances(uint32_t origin) const
+    {
+        std::vector<uint32_t> dist(sw.size(), UNREACHABLE);
+        std::deque<uint32_t> frontier{origin};
+        dist[origin] = 0;
+        while (!frontier.empty())
+        {
+            const uint32_t n = frontier.front();
+            frontier.pop_front();
+            if (n != origin && !sw[n])
+            {
+                continue; // hosts are leaves
+            }
+            for (uint32_t peer : neighbours[n])
+            {
+                if (dist[peer] == UNREACHABLE)
+                {
+                    dist[peer] = dist[n] + 1;
+                    frontier.push_back(peer);
+                }
+            }
+        }
+        return dist;
+    }
+};
+
+/// Every node of the simulation, as a container.
+NodeContainer
+AllNodes()
 {
     NodeContainer all;
     for (uint32_t i = 0; i < NodeList::GetNNodes(); ++i)
     {
         all.Add(NodeList::GetNode(i));
     }
-    PopulateRoutingTables(all);
+    return all;
+}
+
+} // namespace
+
+std::vector<uint32_t>
+RdmaRoutingHelper::Distances(Ptr<Node> host)
+{
+    Graph g(NodeList::GetNNodes());
+    for (uint32_t i = 0; i < NodeList::GetNNodes(); ++i)
+    {
+        g.AddNode(NodeList::GetNode(i));
+    }
+    return g.Distances(host->GetId());
+}
+
+void
+RdmaRoutingHelper::PopulateRoutingTables()
+{
+    PopulateRoutingTables(AllNodes());
 }
 
 void
 RdmaRoutingHelper::PopulateRoutingTables(NodeContainer nodes)
 {
-    std::vector<Ptr<RdmaSwitch>> switches;
+    Graph g(NodeList::GetNNodes());
+    std::vector<uint32_t> switches;
+    std::vector<std::pair<uint32_t, Ipv4Address>> hosts;
     for (auto it = nodes.Begin(); it != nodes.End(); ++it)
     {
-        Ptr<RdmaSwitch> sw = (*it)->GetObject<RdmaSwitch>();
-        if (sw)
+        g.AddNode(*it);
+    }
+    // Links may lead to nodes outside the container: they are part of the graph too.
+    for (uint32_t i = 0; i < NodeList::GetNNodes(); ++i)
+    {
+        if (g.neighbours[i].empty())
         {
-            sw->ClearRoutes();
-            switches.push_back(sw);
+            g.AddNode(NodeList::GetNode(i));
         }
     }
     for (auto it = nodes.Begin(); it != nodes.End(); ++it)
     {
-        Ptr<RdmaNic> nic = (*it)->GetObject<RdmaNic>();
-        if (!nic)
+        const uint32_t id = (*it)->GetId();
+        if (g.sw[id])
         {
-            continue;
+            g.sw[id]->ClearRoutes();
+            switches.push_back(id);
         }
-        const std::vector<uint32_t> dist = Distances(*it);
-        for (const auto& sw : switches)
+        else if (Ptr<RdmaNic> nic = (*it)->GetObject<RdmaNic>())
         {
-            const uint32_t ds = dist[sw->GetNode()->GetId()];
-            if (ds == UNREACHABLE)
+            hosts.emplace_back(id, nic->GetAddress());
+        }
+    }
+
+    // Hosts hanging off one switch share every route beyond that switch: one search per
+    // attachment switch (k/2 hosts at once in a fat-tree) instead of one per host.
+    std::unordered_map<uint32_t, std::vector<std::pair<uint32_t, Ipv4Address>>> byAttachment;
+    std::vector<std::pair<uint32_t, Ipv4Address>> others;
+    for (const auto& h : hosts)
+    {
+        const auto& nb = g.neighbours[h.first];
+        if (nb.size() == 1 && g.sw[nb[0]])
+        {
+            byAttachment[nb[0]].push_back(h);
+        }
+        else
+        {
+            others.push_back(h);
+        }
+    }
+
+    std::vector<uint32_t> nextHops;
+    // Next hops of switch s toward a destination whose distances are dist: ports leading
+    // to a switch one hop closer, or to the destination host itself.
+    auto fill = [&](uint32_t s, const std::vector<uint32_t>& dist, uint32_t destination) {
+        nextHops.clear();
+        const uint32_t ds = dist[s];
+        if (ds == UNREACHABLE)
+        {
+            return;
+        }
+        const auto& peers = g.portPeer[s];
+        for (uint32_t port = 0; port < peers.size(); ++port)
+        {
+            const uint32_t peer = peers[port];
+            if (peer != UNREACHABLE && dist[peer] + 1 == ds && (peer == destination || g.sw[peer]))
+            {
+                nextHops.push_back(port);
+            }
+        }
+    };
+
+    for (auto& [attachment, group] : byAttachment)
+    {
+        const std::vector<uint32_t> dist = g.Distances(attachment);
+        for (uint32_t s : switches)
+        {
+            if (s == attachment)
             {
                 continue;
             }
-            for (uint32_t port = 0; port < sw->GetNPorts(); ++port)
+            fill(s, dist, UNREACHABLE);
+            if (nextHops.empty())
             {
-                Ptr<Node> peer = PeerNode(sw->GetPort(port));
-                // Next hops are switches one hop closer, or the destination itself.
-                if (peer && dist[peer->GetId()] + 1 == ds &&
-                    (peer == *it || peer->GetObject<RdmaSwitch>()))
+                continue;
+            }
+            // dist is measured from the attachment switch: one hop less than from its hosts,
+            // the same next hops.
+            for (const auto& h : group)
+            {
+                g.sw[s]->SetRoutes(h.second, nextHops);
+            }
+        }
+        // The attachment switch itself: the port(s) to each host.
+        const auto& peers = g.portPeer[attachment];
+        for (const auto& h : group)
+        {
+            nextHops.clear();
+            for (uint32_t port = 0; port < peers.size(); ++port)
+            {
+                if (peers[port] == h.first)
                 {
-                    sw->AddRoute(nic->GetAddress(), port);
+                    nextHops.push_back(port);
                 }
+            }
+            g.sw[attachment]->SetRoutes(h.second, nextHops);
+        }
+    }
+    for (const auto& h : others)
+    {
+        const std::vector<uint32_t> dist = g.Distances(h.first);
+        for (uint32_t s : switches)
+        {
+            fill(s, dist, h.first);
+            if (!nextHops.empty())
+            {
+                g.sw[s]->SetRoutes(h.second, nextHops);
             }
         }
     }
@@ -127,7 +260,99 @@ RdmaRoutingHelper::PopulateRoutingTables(NodeContainer nodes)
 bool
 RdmaRoutingHelper::IsReachable(Ptr<Node> from, Ptr<Node> to)
 {
-    return GetHopCount(from, to) != UNREACHABLE;
+    // Connected components of the switches (hosts do not forward), cached until the
+    // topology changes: one pass over the links for any number of queue pairs. Two hosts
+    // reach each other if switches they are cabled to share a component.
+    static uint64_t cachedKey = 0;
+    static std::vector<uint32_t> parent;
+    auto find = [](uint32_t x) {
+        while (parent[x] != x)
+        {
+            parent[x] = parent[parent[x]];
+            x = parent[x];
+        }
+        return x;
+    };
+    auto rebuild = [&find]() {
+        Graph g(NodeList::GetNNodes());
+        for (uint32_t i = 0; i < NodeList::GetNNodes(); ++i)
+        {
+            g.AddNode(NodeList::GetNode(i));
+        }
+        parent.resize(NodeList::GetNNodes());
+        for (uint32_t i = 0; i < parent.size(); ++i)
+        {
+            parent[i] = i;
+        }
+        for (uint32_t n = 0; n < parent.size(); ++n)
+        {
+            for (uint32_t peer : g.neighbours[n])
+            {
+                if (g.sw[n] && g.sw[peer])
+                {
+                    parent[find(n)] = find(peer);
+                }
+            }
+        }
+    };
+    // Nodes and cables only ever get added: their counts identify the topology (O(1)).
+    const uint64_t key = (uint64_t(NodeList::GetNNodes()) << 32) | ChannelList::GetNChannels();
+    bool fresh = false;
+    if (key != cachedKey)
+    {
+        rebuild();
+        cachedKey = key;
+        fresh = true;
+    }
+    // Each end's attachment points: itself if it is a switch, else the nodes it is cabled
+    // to (a switch, or a host directly: back to back).
+    auto attachments = [](Ptr<Node> n) {
+        std::vector<Ptr<Node>> v;
+        if (n->GetObject<RdmaSwitch>())
+        {
+            v.push_back(n);
+            return v;
+        }
+        for (uint32_t i = 0; i < n->GetNDevices(); ++i)
+        {
+            Ptr<RdmaNetDevice> d = DynamicCast<RdmaNetDevice>(n->GetDevice(i));
+            Ptr<Node> peer = d ? PeerNode(d) : nullptr;
+            if (peer)
+            {
+                v.push_back(peer);
+            }
+        }
+        return v;
+    };
+    const auto fromAt = attachments(from);
+    const auto toAt = attachments(to);
+    for (int attempt = 0; attempt < 2; ++attempt)
+    {
+        for (const auto& x : fromAt)
+        {
+            if (x == to)
+            {
+                return true; // cabled back to back
+            }
+            for (const auto& y : toAt)
+            {
+                if (x->GetObject<RdmaSwitch>() && y->GetObject<RdmaSwitch>() &&
+                    find(x->GetId()) == find(y->GetId()))
+                {
+                    return true;
+                }
+            }
+        }
+        if (fresh)
+        {
+            break;
+        }
+        // Switches installed since the cache was built do not change the counts: look
+        // again from scratch before answering no.
+        rebuild();
+        fresh = true;
+    }
+    return false;
 }
 
 uint32_t

@@ -35,6 +35,9 @@ constexpr uint32_t IP_UDP_BTH_ICRC_BYTES = 20 + 8 + 12 + 4;
 constexpr uint32_t ETHERNET_HEADER_BYTES = 14;
 /// Size of the ring of per-sequence send times used for RTT samples.
 constexpr std::size_t SEND_TIME_RING = 4096;
+/// Initial size of that ring: it doubles while more packets are in flight (memory per
+/// queue pair stays small for the thousands of short flows of a large fabric).
+constexpr std::size_t SEND_TIME_RING_MIN = 64;
 /// CNP payload: 16 reserved bytes after the BTH (RoCEv2 annex A17.9.3).
 constexpr uint32_t CNP_RESERVED_BYTES = 16;
 } // namespace
@@ -164,7 +167,7 @@ RdmaQueuePair::Setup(uint32_t qpn,
         h ^= h >> 15;
         m_sourcePort = static_cast<uint16_t>(0xC000 | (h & 0x3FFF));
     }
-    m_sendTimes.assign(SEND_TIME_RING, Time(0));
+    m_sendTimes.assign(SEND_TIME_RING_MIN, Time(0));
     m_rs.baseRto = params.retransmitTimeout;
     m_selective = lr->PlacesOutOfOrder();
     m_restartOnGap = lr->RestartsMessageOnGap();
@@ -436,7 +439,25 @@ RdmaQueuePair::GetNextPacket()
 void
 RdmaQueuePair::RecordSendTime(uint64_t seq)
 {
-    m_sendTimes[seq % SEND_TIME_RING] = Simulator::Now();
+    const uint64_t inFlight = m_rs.highestSent - std::min(m_rs.sndUna, m_rs.highestSent);
+    if (inFlight > m_sendTimes.size() && m_sendTimes.size() < SEND_TIME_RING)
+    {
+        // Grow the ring, keeping the times of the sequences it still holds.
+        const std::size_t oldSize = m_sendTimes.size();
+        std::size_t newSize = oldSize;
+        while (newSize < inFlight && newSize < SEND_TIME_RING)
+        {
+            newSize *= 2;
+        }
+        std::vector<Time> grown(newSize, Time(0));
+        const uint64_t from = m_rs.highestSent > oldSize ? m_rs.highestSent - oldSize : 0;
+        for (uint64_t s = from; s < m_rs.highestSent; ++s)
+        {
+            grown[s % newSize] = m_sendTimes[s % oldSize];
+        }
+        m_sendTimes.swap(grown);
+    }
+    m_sendTimes[seq % m_sendTimes.size()] = Simulator::Now();
 }
 
 void
@@ -526,9 +547,9 @@ RdmaQueuePair::AdvanceUna(uint64_t newUna, uint64_t& newlyAcked, Time& rtt)
         }
     }
     const uint64_t newest = newUna - 1;
-    if (newest + SEND_TIME_RING >= m_rs.highestSent)
+    if (newest + m_sendTimes.size() >= m_rs.highestSent)
     {
-        rtt = Simulator::Now() - m_sendTimes[newest % SEND_TIME_RING];
+        rtt = Simulator::Now() - m_sendTimes[newest % m_sendTimes.size()];
     }
     m_rs.sndUna = newUna;
     m_rs.sndNxt = std::max(m_rs.sndNxt, newUna);

@@ -196,7 +196,7 @@ RdmaSwitch::DoDispose()
     m_refreshEvents.clear();
     m_ports.clear();
     m_ingressFifo.clear();
-    m_routes.clear();
+    ClearRoutes();
     m_node = nullptr;
     m_mmu = nullptr;
     m_loadBalancer = nullptr;
@@ -321,10 +321,88 @@ RdmaSwitch::AddRoute(Ipv4Address dst, uint32_t port)
                     "RdmaSwitch::AddRoute: port "
                         << port << " for " << dst << " does not exist (ports 0.."
                         << static_cast<int64_t>(m_ports.size()) - 1 << "); add the port first");
-    std::vector<uint32_t>& ports = m_routes[dst.Get()];
+    std::vector<uint32_t> ports = m_routeSets[RouteSetId(dst.Get())];
     if (std::find(ports.begin(), ports.end(), port) == ports.end())
     {
         ports.push_back(port);
+        SetRoutes(dst, ports);
+    }
+}
+
+void
+RdmaSwitch::SetRoutes(Ipv4Address dst, const std::vector<uint32_t>& ports)
+{
+    std::vector<uint32_t> set;
+    set.reserve(ports.size());
+    for (uint32_t port : ports)
+    {
+        NS_ABORT_MSG_IF(port >= m_ports.size(),
+                        "RdmaSwitch::SetRoutes: port "
+                            << port << " for " << dst << " does not exist (ports 0.."
+                            << static_cast<int64_t>(m_ports.size()) - 1 << "); add the port first");
+        if (std::find(set.begin(), set.end(), port) == set.end())
+        {
+            set.push_back(port); // insertion order is kept: it is the ECMP bucket order
+        }
+    }
+    SetRouteSetId(dst.Get(), set.empty() ? 0 : InternRouteSet(set));
+}
+
+uint32_t
+RdmaSwitch::InternRouteSet(const std::vector<uint32_t>& ports)
+{
+    auto [it, inserted] =
+        m_routeSetIds.emplace(ports, static_cast<uint32_t>(m_routeSets.size()));
+    if (inserted)
+    {
+        m_routeSets.push_back(ports);
+    }
+    return it->second;
+}
+
+uint32_t
+RdmaSwitch::RouteSetId(uint32_t dst) const
+{
+    const uint32_t offset = dst - m_denseBase; // wraps for dst < base: not dense
+    if (offset < m_denseRoutes.size())
+    {
+        return m_denseRoutes[offset];
+    }
+    auto it = m_sparseRoutes.find(dst);
+    return it == m_sparseRoutes.end() ? 0 : it->second;
+}
+
+void
+RdmaSwitch::SetRouteSetId(uint32_t dst, uint32_t id)
+{
+    // The flat table covers up to 2^20 addresses from the first one routed (rounded down
+    // to a /24): 4 bytes per address, dense for RdmaHelper's consecutive host addresses.
+    constexpr uint32_t DENSE_SPAN = 1U << 20;
+    if (m_denseRoutes.empty() && m_sparseRoutes.empty())
+    {
+        m_denseBase = dst & 0xffffff00U;
+    }
+    const uint32_t offset = dst - m_denseBase;
+    if (offset < DENSE_SPAN)
+    {
+        if (offset >= m_denseRoutes.size())
+        {
+            if (id == 0)
+            {
+                return;
+            }
+            m_denseRoutes.resize(offset + 1, 0);
+        }
+        m_denseRoutes[offset] = id;
+        return;
+    }
+    if (id == 0)
+    {
+        m_sparseRoutes.erase(dst);
+    }
+    else
+    {
+        m_sparseRoutes[dst] = id;
     }
 }
 
@@ -332,15 +410,23 @@ void
 RdmaSwitch::ClearRoutes()
 {
     NS_LOG_FUNCTION(this);
-    m_routes.clear();
+    m_routeSets.assign(1, std::vector<uint32_t>());
+    m_routeSetIds.clear();
+    m_denseRoutes.clear();
+    m_sparseRoutes.clear();
+    m_denseBase = 0;
+}
+
+uint32_t
+RdmaSwitch::GetNRouteSets() const
+{
+    return static_cast<uint32_t>(m_routeSets.size() - 1);
 }
 
 const std::vector<uint32_t>&
 RdmaSwitch::GetRoutes(Ipv4Address dst) const
 {
-    static const std::vector<uint32_t> none;
-    auto it = m_routes.find(dst.Get());
-    return it == m_routes.end() ? none : it->second;
+    return m_routeSets[RouteSetId(dst.Get())];
 }
 
 uint64_t
@@ -489,13 +575,12 @@ RdmaSwitch::ReceiveFromPort(uint32_t inPort, Ptr<RdmaNetDevice> device, Ptr<Pack
     }
 
     // Route lookup and load balancing.
-    auto it = m_routes.find(dst);
-    if (it == m_routes.end() || it->second.empty())
+    const std::vector<uint32_t>& routes = m_routeSets[RouteSetId(dst)];
+    if (routes.empty())
     {
         DropPacket(packet, NO_ROUTE, inPort, cls);
         return;
     }
-    const std::vector<uint32_t>& routes = it->second;
     uint32_t outPort = routes[0];
     if (routes.size() > 1)
     {

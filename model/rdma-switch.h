@@ -16,6 +16,7 @@
 
 #include <array>
 #include <deque>
+#include <map>
 #include <unordered_map>
 #include <vector>
 
@@ -174,8 +175,16 @@ class RdmaSwitch : public Object
      * \param port egress port index
      */
     void AddRoute(Ipv4Address dst, uint32_t port);
+    /**
+     * Set the whole set of equal-cost next hops for a destination (replaces any).
+     * \param dst destination IPv4 address (host route)
+     * \param ports egress port indices (duplicates are ignored; empty removes the route)
+     */
+    void SetRoutes(Ipv4Address dst, const std::vector<uint32_t>& ports);
     /// Remove all routes.
     void ClearRoutes();
+    /// \return number of distinct next-hop sets the table holds (memory diagnostics)
+    uint32_t GetNRouteSets() const;
     /**
      * \param dst destination address
      * \return the equal-cost egress ports (empty if none)
@@ -350,7 +359,20 @@ class RdmaSwitch : public Object
     Ptr<RdmaLoadBalancer> m_loadBalancer;
     std::vector<Ptr<RdmaNetDevice>> m_ports;
     std::vector<uint32_t> m_ifIndexToPort; //!< node's device index -> port, NO_PORT if none
-    std::unordered_map<uint32_t, std::vector<uint32_t>> m_routes;
+    // Forwarding table. Destinations share interned next-hop sets (a fat-tree switch has a
+    // handful of distinct sets for thousands of hosts); hosts addressed densely (as
+    // RdmaHelper does) are looked up in a flat array, others in a hash table.
+    /// \return the next-hop set id of a destination (0: no route)
+    uint32_t RouteSetId(uint32_t dst) const;
+    /// Point a destination at a next-hop set.
+    void SetRouteSetId(uint32_t dst, uint32_t id);
+    /// \return the id of a (sorted, duplicate-free) next-hop set, adding it if new
+    uint32_t InternRouteSet(const std::vector<uint32_t>& ports);
+    std::vector<std::vector<uint32_t>> m_routeSets{std::vector<uint32_t>()}; //!< [0] = none
+    std::map<std::vector<uint32_t>, uint32_t> m_routeSetIds; //!< interning index
+    uint32_t m_denseBase{0};                  //!< first address of the flat table
+    std::vector<uint32_t> m_denseRoutes;      //!< set id per address - m_denseBase
+    std::unordered_map<uint32_t, uint32_t> m_sparseRoutes; //!< set id of other addresses
     /// Ingress port of every packet waiting in each egress (port, class) queue.
     std::vector<std::array<std::deque<uint32_t>, NUM_CLASSES>> m_ingressFifo;
     std::vector<EventId> m_refreshEvents;
