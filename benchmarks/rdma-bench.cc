@@ -60,7 +60,12 @@ Done(Flow* f, const RdmaCompletion& c)
 
 /// Start a WRITE of bytes from requester to responder at t.
 void
-AddFlow(std::vector<Flow>& flows, RdmaHelper& rdma, Ptr<Node> a, Ptr<Node> b, uint64_t bytes, Time t)
+AddFlow(std::vector<Flow>& flows,
+        RdmaHelper& rdma,
+        Ptr<Node> a,
+        Ptr<Node> b,
+        uint64_t bytes,
+        Time t)
 {
     flows.emplace_back();
     Flow& f = flows.back();
@@ -163,7 +168,8 @@ main(int argc, char* argv[])
         tree.Install(rdma);
         hosts = tree.GetHosts();
         switches = tree.GetSwitches();
-        for (auto tier : {FatTreeHelper::HOST_EDGE, FatTreeHelper::EDGE_AGGREGATION,
+        for (auto tier : {FatTreeHelper::HOST_EDGE,
+                          FatTreeHelper::EDGE_AGGREGATION,
                           FatTreeHelper::AGGREGATION_CORE})
         {
             devices.Add(tree.GetDevices(tier));
@@ -252,15 +258,13 @@ main(int argc, char* argv[])
               << " scheduler=" << scheduler << " hosts=" << hosts.GetN()
               << " switches=" << switches.GetN() << " flows=" << flows.size()
               << " completed=" << fcts.size() << " setup_s=" << setupWall << " wall_s=" << wall
-              << " user_s=" << user
-              << " peak_rss_mb=" << ru.ru_maxrss / 1024.0 << " events=" << events
-              << " events_per_s=" << std::setprecision(0) << events / wall
+              << " user_s=" << user << " peak_rss_mb=" << ru.ru_maxrss / 1024.0
+              << " events=" << events << " events_per_s=" << std::setprecision(0) << events / wall
               << " packet_hops=" << frames << " packet_hops_per_s=" << frames / wall
               << std::setprecision(6) << " sim_s_per_wall_s=" << simulated.GetSeconds() / wall
               << std::setprecision(1) << " fct_mean_us=" << mean << " fct_p50_us=" << pct(0.5)
-              << " fct_p99_us=" << pct(0.99) << " pfc_frames=" << pfcFrames
-              << std::setprecision(0) << " rss_bytes_per_host="
-              << ru.ru_maxrss * 1024.0 / hosts.GetN()
+              << " fct_p99_us=" << pct(0.99) << " pfc_frames=" << pfcFrames << std::setprecision(0)
+              << " rss_bytes_per_host=" << ru.ru_maxrss * 1024.0 / hosts.GetN()
               << " rss_bytes_per_node=" << ru.ru_maxrss * 1024.0 / (hosts.GetN() + switches.GetN())
               << std::endl;
     Simulator::Destroy();

@@ -79,6 +79,8 @@ def main():
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build", default=os.path.join(HERE, "..", "build"))
     ap.add_argument("--record", action="store_true", help="store the result figures")
+    ap.add_argument("--large", action="store_true",
+                    help="also run fattree32 (8,192 hosts: set-up plus 100 us of traffic)")
     args = ap.parse_args()
     exe = os.path.join(args.build, "benchmarks", "rdma-bench")
     if not os.path.exists(exe):
@@ -90,7 +92,7 @@ def main():
             "fct_p50_us", "fct_p99_us", "pfc_frames", "rss_bytes_per_host"]
     print(" | ".join(cols))
     results = {}
-    for s in SCENARIOS:
+    for s in SCENARIOS + (["fattree32"] if args.large else []):
         r = run(exe, s)
         results[s] = r
         print(" | ".join(r.get(c, "") for c in cols), flush=True)

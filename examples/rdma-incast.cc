@@ -184,7 +184,8 @@ main(int argc, char* argv[])
     {
         flows[i].sender = i + 1;
         flows[i].qp = rdma.Connect(sendersNodes.Get(i), receiver.Get(0)).first;
-        flows[i].qp->SetSendCompletionCallback(MakeBoundCallback(&OnSendComplete, &flows[i], &remaining));
+        flows[i].qp->SetSendCompletionCallback(
+            MakeBoundCallback(&OnSendComplete, &flows[i], &remaining));
         RdmaWorkRequest wr;
         wr.opcode = RdmaWorkRequest::WRITE;
         wr.wrId = i;
@@ -256,9 +257,9 @@ main(int argc, char* argv[])
     Time last(0);
     std::cout << std::fixed << std::setprecision(3);
     std::cout << "rdma-incast: " << senders << " -> 1, " << messageBytes << " B each, " << rate
-              << ", delay " << delay.As(Time::US) << ", MTU " << mtu << ", buffer "
-              << bufferBytes << " B, PFC " << (pfc ? "on" : "off") << ", ECN "
-              << (ecn ? "on" : "off") << ", " << congestionControl << "\n";
+              << ", delay " << delay.As(Time::US) << ", MTU " << mtu << ", buffer " << bufferBytes
+              << " B, PFC " << (pfc ? "on" : "off") << ", ECN " << (ecn ? "on" : "off") << ", "
+              << congestionControl << "\n";
     std::cout << "flow  sender      FCT(us)  goodput(Gb/s)  retx  timeouts\n";
     for (uint32_t i = 0; i < senders; ++i)
     {
@@ -274,16 +275,14 @@ main(int argc, char* argv[])
                   << std::setw(10) << r.qp->GetTimeouts() << "\n";
         csv << i << "," << r.sender << "," << messageBytes << "," << r.start.GetMicroSeconds()
             << "," << fctUs << "," << gbps << "," << r.qp->GetPacketsSent() << ","
-            << r.qp->GetRetransmissions() << "," << r.qp->GetTimeouts() << "," << r.done
-            << "\n";
+            << r.qp->GetRetransmissions() << "," << r.qp->GetTimeouts() << "," << r.done << "\n";
     }
     const double idealUs = senders * messageBytes * 8.0 / goodputBps * 1e6;
     std::cout << "completed " << completed << "/" << senders << " messages; last at "
               << last.GetSeconds() * 1e6 << " us; bottleneck bound N*size/goodput = " << idealUs
               << " us (goodput " << goodputBps / 1e9 << " Gb/s)\n";
-    std::cout << "PFC frames sent " << pfcSent << ", received " << pfcReceived
-              << "; switch XOFF " << sw->GetPfcPausesSent() << ", XON " << sw->GetPfcResumesSent()
-              << "\n";
+    std::cout << "PFC frames sent " << pfcSent << ", received " << pfcReceived << "; switch XOFF "
+              << sw->GetPfcPausesSent() << ", XON " << sw->GetPfcResumesSent() << "\n";
     std::cout << "drops: switch " << sw->GetTotalDrops() << ", links " << linkDrops
               << "; ECN marks " << sw->GetEcnMarks() << "; retransmissions " << retransmissions
               << ", timeouts " << timeouts << "\n";

@@ -8,11 +8,11 @@
 #include "ns3/abort.h"
 #include "ns3/log.h"
 #include "ns3/pointer.h"
-#include "ns3/uinteger.h"
 #include "ns3/rdma-congestion-control.h"
 #include "ns3/rdma-loss-recovery.h"
 #include "ns3/rdma-net-device.h"
 #include "ns3/rdma-switch-mmu.h"
+#include "ns3/uinteger.h"
 
 #include <sstream>
 
@@ -87,7 +87,8 @@ RdmaHelper::SetBaseAddress(Ipv4Address network, Ipv4Mask mask)
 Ptr<RdmaNic>
 RdmaHelper::InstallHost(Ptr<Node> host)
 {
-    NS_ABORT_MSG_IF(host->GetObject<RdmaNic>(), "node " << host->GetId() << " already has an RdmaNic");
+    NS_ABORT_MSG_IF(host->GetObject<RdmaNic>(),
+                    "node " << host->GetId() << " already has an RdmaNic");
     NS_ABORT_MSG_IF(host->GetObject<RdmaSwitch>(), "node " << host->GetId() << " is a switch");
     Ptr<RdmaNetDevice> port;
     for (uint32_t i = 0; i < host->GetNDevices(); ++i)
@@ -137,7 +138,8 @@ RdmaHelper::InstallHosts(NodeContainer hosts)
 Ptr<RdmaSwitch>
 RdmaHelper::InstallSwitch(Ptr<Node> node)
 {
-    NS_ABORT_MSG_IF(node->GetObject<RdmaSwitch>(), "node " << node->GetId() << " already has an RdmaSwitch");
+    NS_ABORT_MSG_IF(node->GetObject<RdmaSwitch>(),
+                    "node " << node->GetId() << " already has an RdmaSwitch");
     NS_ABORT_MSG_IF(node->GetObject<RdmaNic>(), "node " << node->GetId() << " is a host");
     Ptr<RdmaSwitch> sw = m_switchFactory.Create<RdmaSwitch>();
     sw->SetAttribute("Mmu", PointerValue(m_mmuFactory.Create<RdmaSwitchMmu>()));
@@ -174,7 +176,8 @@ RdmaHelper::GetNic(Ptr<Node> node)
 {
     Ptr<RdmaNic> nic = node->GetObject<RdmaNic>();
     NS_ABORT_MSG_IF(!nic,
-                    "node " << node->GetId() << " has no RdmaNic; install it with RdmaHelper::InstallHost");
+                    "node " << node->GetId()
+                            << " has no RdmaNic; install it with RdmaHelper::InstallHost");
     return nic;
 }
 

@@ -170,8 +170,9 @@ template <typename... Args>
 void
 RdmaHelper::SetCongestionControl(const std::string& typeId, Args&&... args)
 {
-    m_ccFactory.SetTypeId(
-        CheckTypeId(typeId, TypeId::LookupByName("ns3::RdmaCongestionControl"), "congestion control"));
+    m_ccFactory.SetTypeId(CheckTypeId(typeId,
+                                      TypeId::LookupByName("ns3::RdmaCongestionControl"),
+                                      "congestion control"));
     m_ccFactory.Set(std::forward<Args>(args)...);
     m_ccSet = true;
 }

@@ -23,13 +23,13 @@ namespace ns3
  */
 struct RdmaCcState
 {
-    DataRate lineRate;        //!< rate of the NIC port
-    DataRate rate;            //!< current sending rate (pacing)
-    DataRate targetRate;      //!< target rate (rate-based schemes such as DCQCN)
-    uint64_t window{0};       //!< in-flight cap in payload bytes, 0 = none
+    DataRate lineRate;         //!< rate of the NIC port
+    DataRate rate;             //!< current sending rate (pacing)
+    DataRate targetRate;       //!< target rate (rate-based schemes such as DCQCN)
+    uint64_t window{0};        //!< in-flight cap in payload bytes, 0 = none
     uint64_t bytesInFlight{0}; //!< payload bytes sent and not yet acknowledged
-    uint32_t mtu{1024};       //!< payload bytes per packet
-    Time baseRtt;             //!< propagation round trip, when known (0 otherwise)
+    uint32_t mtu{1024};        //!< payload bytes per packet
+    Time baseRtt;              //!< propagation round trip, when known (0 otherwise)
 };
 
 } // namespace ns3

@@ -44,11 +44,9 @@ void
 RdmaFixedRateCongestionControl::Init(RdmaCcState& state)
 {
     NS_ABORT_MSG_IF(m_rate > state.lineRate,
-                    "RdmaFixedRateCongestionControl::Rate " << m_rate
-                                                            << " exceeds the line rate "
-                                                            << state.lineRate
-                                                            << "; valid: 0 (line rate) to "
-                                                            << state.lineRate);
+                    "RdmaFixedRateCongestionControl::Rate "
+                        << m_rate << " exceeds the line rate " << state.lineRate
+                        << "; valid: 0 (line rate) to " << state.lineRate);
     state.rate = m_rate.GetBitRate() == 0 ? state.lineRate : m_rate;
     state.targetRate = state.rate;
     state.window = 0;

@@ -454,11 +454,9 @@ RdmaNetDevice::StartTransmission(Ptr<Packet> frame)
     // The end of a frame needs an event only if something may be sent next or a PhyTxEnd
     // sink listens; otherwise TryTransmit schedules it when work arrives during the frame.
     // An uncongested switch port thus costs one event per frame instead of two.
-    if (!m_controlQueue.empty() || !m_txPull.IsNull() || m_currentFrame ||
-        HasQueuedPackets())
+    if (!m_controlQueue.empty() || !m_txPull.IsNull() || m_currentFrame || HasQueuedPackets())
     {
-        m_txCompleteEvent =
-            Simulator::Schedule(wireTime, &RdmaNetDevice::TransmitComplete, this);
+        m_txCompleteEvent = Simulator::Schedule(wireTime, &RdmaNetDevice::TransmitComplete, this);
     }
 }
 
@@ -607,7 +605,8 @@ RdmaNetDevice::ReceivePfc(Ptr<Packet> frame)
         if (pfc.IsClassEnabled(cls))
         {
             const uint16_t quanta = pfc.GetQuanta(cls);
-            m_pausedUntil[cls] = quanta == 0 ? now : now + m_dataRate.CalculateBitsTxTime(512u * quanta);
+            m_pausedUntil[cls] =
+                quanta == 0 ? now : now + m_dataRate.CalculateBitsTxTime(512u * quanta);
             NS_LOG_LOGIC("class " << +cls << " paused for " << quanta << " quanta, until "
                                   << m_pausedUntil[cls].As(Time::US));
             m_pfcRxTrace(cls, quanta);

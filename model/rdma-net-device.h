@@ -288,12 +288,12 @@ class RdmaNetDevice : public NetDevice
     SchedulingPolicy m_policy;
     Ptr<ErrorModel> m_receiveErrorModel;
 
-    Time m_txEnd;              //!< end of the frame being serialized (busy while now < it)
-    EventId m_txCompleteEvent; //!< end-of-frame event, when one is needed
-    uint64_t m_txTimeCarry{0}; //!< remainder of the last serialization time, in bit-steps
+    Time m_txEnd;                   //!< end of the frame being serialized (busy while now < it)
+    EventId m_txCompleteEvent;      //!< end-of-frame event, when one is needed
+    uint64_t m_txTimeCarry{0};      //!< remainder of the last serialization time, in bit-steps
     uint64_t m_stepsPerByteRate{0}; //!< the bit rate m_stepsPerByte was computed for
     uint64_t m_stepsPerByte{0};     //!< time steps per byte when exact, else 0
-    Ptr<Packet> m_currentFrame; //!< the frame being serialized, for PhyTxEnd
+    Ptr<Packet> m_currentFrame;     //!< the frame being serialized, for PhyTxEnd
     TracedCallback<> m_linkChangeCallbacks;
     std::deque<Ptr<Packet>> m_controlQueue; //!< PFC frames, Ethernet header included
     std::array<std::deque<Ptr<Packet>>, NUM_CLASSES> m_queues;

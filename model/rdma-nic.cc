@@ -29,6 +29,7 @@ namespace
 /// IPv4 header without options (20) and UDP header (8).
 constexpr uint32_t IPV4_UDP_BYTES = 28;
 } // namespace
+
 NS_OBJECT_ENSURE_REGISTERED(RdmaNic);
 
 TypeId
@@ -307,8 +308,8 @@ RdmaNic::PullPacket(uint8_t pausedMask, uint8_t* cls)
         *cls = qp->GetTrafficClass();
         return qp->GetNextPacket();
     }
-    if (earliest != Time::Max() && (!m_pacerEvent.IsRunning() ||
-                                    Simulator::GetDelayLeft(m_pacerEvent) > earliest - now))
+    if (earliest != Time::Max() &&
+        (!m_pacerEvent.IsRunning() || Simulator::GetDelayLeft(m_pacerEvent) > earliest - now))
     {
         m_pacerEvent.Cancel();
         m_pacerEvent = Simulator::Schedule(earliest - now, &RdmaNic::PacerExpired, this);

@@ -351,8 +351,7 @@ RdmaSwitch::SetRoutes(Ipv4Address dst, const std::vector<uint32_t>& ports)
 uint32_t
 RdmaSwitch::InternRouteSet(const std::vector<uint32_t>& ports)
 {
-    auto [it, inserted] =
-        m_routeSetIds.emplace(ports, static_cast<uint32_t>(m_routeSets.size()));
+    auto [it, inserted] = m_routeSetIds.emplace(ports, static_cast<uint32_t>(m_routeSets.size()));
     if (inserted)
     {
         m_routeSets.push_back(ports);
@@ -622,8 +621,7 @@ RdmaSwitch::ReceiveFromPort(uint32_t inPort, Ptr<RdmaNetDevice> device, Ptr<Pack
     // ECN marking on the instantaneous egress queue length.
     const uint8_t ecn = tos & 0x03U;
     if (m_ecnEnabled && m_ecnMarkingPoint == ECN_AT_ENQUEUE &&
-        (ecn == Ipv4Header::ECN_ECT1 || ecn == Ipv4Header::ECN_ECT0) &&
-        DecideEcnMark(queueBefore))
+        (ecn == Ipv4Header::ECN_ECT1 || ecn == Ipv4Header::ECN_ECT0) && DecideEcnMark(queueBefore))
     {
         MarkPacket(packet, hasChecksum, outPort, cls, queueBefore);
     }

@@ -346,10 +346,7 @@ class RdmaSwitch : public Object
      * \param packet the packet starting transmission
      * \param cls its class
      */
-    void DeviceDequeue(uint32_t port,
-                       Ptr<RdmaNetDevice> device,
-                       Ptr<Packet> packet,
-                       uint8_t cls);
+    void DeviceDequeue(uint32_t port, Ptr<RdmaNetDevice> device, Ptr<Packet> packet, uint8_t cls);
 
     static constexpr uint32_t NUM_CLASSES = RdmaSwitchMmu::NUM_CLASSES;
     static constexpr uint32_t NO_PORT = 0xffffffff;
@@ -369,9 +366,9 @@ class RdmaSwitch : public Object
     /// \return the id of a (sorted, duplicate-free) next-hop set, adding it if new
     uint32_t InternRouteSet(const std::vector<uint32_t>& ports);
     std::vector<std::vector<uint32_t>> m_routeSets{std::vector<uint32_t>()}; //!< [0] = none
-    std::map<std::vector<uint32_t>, uint32_t> m_routeSetIds; //!< interning index
-    uint32_t m_denseBase{0};                  //!< first address of the flat table
-    std::vector<uint32_t> m_denseRoutes;      //!< set id per address - m_denseBase
+    std::map<std::vector<uint32_t>, uint32_t> m_routeSetIds;                 //!< interning index
+    uint32_t m_denseBase{0};                               //!< first address of the flat table
+    std::vector<uint32_t> m_denseRoutes;                   //!< set id per address - m_denseBase
     std::unordered_map<uint32_t, uint32_t> m_sparseRoutes; //!< set id of other addresses
     /// Ingress port of every packet waiting in each egress (port, class) queue.
     std::vector<std::array<std::deque<uint32_t>, NUM_CLASSES>> m_ingressFifo;

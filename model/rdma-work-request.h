@@ -25,11 +25,11 @@ struct RdmaWorkRequest
         SEND   //!< SEND: consumes a receive WQE at the responder
     };
 
-    Opcode opcode{WRITE};    //!< operation
-    uint64_t wrId{0};        //!< caller's identifier, returned in the completion
-    uint64_t length{0};      //!< message length, bytes
+    Opcode opcode{WRITE};      //!< operation
+    uint64_t wrId{0};          //!< caller's identifier, returned in the completion
+    uint64_t length{0};        //!< message length, bytes
     uint64_t remoteAddress{0}; //!< WRITE: target virtual address (RETH VA)
-    uint32_t rkey{0};        //!< WRITE: remote key (RETH R_Key)
+    uint32_t rkey{0};          //!< WRITE: remote key (RETH R_Key)
 };
 
 /**
@@ -38,11 +38,11 @@ struct RdmaWorkRequest
  */
 struct RdmaCompletion
 {
-    uint32_t qpn{0};                                   //!< local queue pair number
-    uint64_t wrId{0};                                  //!< the work request's wrId (0 at a responder)
+    uint32_t qpn{0};  //!< local queue pair number
+    uint64_t wrId{0}; //!< the work request's wrId (0 at a responder)
     RdmaWorkRequest::Opcode opcode{RdmaWorkRequest::WRITE}; //!< operation
-    uint64_t length{0};                                //!< message length, bytes
-    Time postTime;      //!< requester: when posted; responder: first packet's arrival
+    uint64_t length{0};                                     //!< message length, bytes
+    Time postTime;       //!< requester: when posted; responder: first packet's arrival
     Time completionTime; //!< requester: last byte acknowledged; responder: last packet placed
 };
 

@@ -7,11 +7,10 @@
 
 #include "rdma-test-utils.h"
 
-#include <gtest/gtest.h>
-
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <gtest/gtest.h>
 #include <sstream>
 
 using namespace ns3;
@@ -71,7 +70,8 @@ RunIncast(uint32_t senders, uint64_t bytes, bool pfc, uint64_t buffer)
     }
     for (uint32_t i = 0; i <= senders; ++i)
     {
-        r.linkDrops += star.HostDevice(i)->GetRxDropCount() + star.SwitchDevice(i)->GetRxDropCount();
+        r.linkDrops +=
+            star.HostDevice(i)->GetRxDropCount() + star.SwitchDevice(i)->GetRxDropCount();
     }
     r.switchDrops = star.Switch()->GetTotalDrops();
     r.xoffSent = star.Switch()->GetPfcPausesSent();

@@ -771,8 +771,8 @@ TEST(RdmaLink, PullSourceAndDequeueCallback)
             return MakeIpv4(1000, DscpOf(2));
         }));
     std::vector<std::pair<uint32_t, uint8_t>> dequeued;
-    link.da->SetDequeueCallback(RdmaNetDevice::DequeueCallback(
-        [&](Ptr<RdmaNetDevice> dev, Ptr<Packet> p, uint8_t cls) {
+    link.da->SetDequeueCallback(
+        RdmaNetDevice::DequeueCallback([&](Ptr<RdmaNetDevice> dev, Ptr<Packet> p, uint8_t cls) {
             EXPECT_EQ(dev, link.da);
             dequeued.emplace_back(p->GetSize(), cls);
         }));

@@ -125,7 +125,9 @@ TEST(RdmaNic, AckCoalescing)
     // Count ACK frames the receiver's port transmits.
     f.star.HostDevice(0)->TraceConnectWithoutContext(
         "PhyTxBegin",
-        MakeBoundCallback(+[](uint64_t* n, Ptr<const Packet>) { ++*n; }, &acks));
+        MakeBoundCallback(
+            +[](uint64_t* n, Ptr<const Packet>) { ++*n; },
+            &acks));
     PostWriteAt(f.requester, f.star.hosts.Get(1), Seconds(0), 100 * 1024);
     Simulator::Run();
     ASSERT_EQ(f.log.sends.size(), 1u);
@@ -192,6 +194,7 @@ TEST(RdmaNic, PsnWrapAround)
     Ptr<ListErrorModel> em = CreateObject<ListErrorModel>();
     f.star.HostDevice(0)->SetAttribute("ReceiveErrorModel", PointerValue(em));
     f.Connect();
+
     // Drop the 90th and the 150th data frame the requester transmits (PSNs 0xFFFFF4 and
     // 0x000030 on the first pass), marking them by uid as they leave.
     struct DropPlan
@@ -200,17 +203,19 @@ TEST(RdmaNic, PsnWrapAround)
         std::list<uint32_t> uids;
         uint64_t count{0};
     } plan{em, {}, 0};
+
     f.star.HostDevice(1)->TraceConnectWithoutContext(
         "PhyTxBegin",
-        MakeBoundCallback(+[](DropPlan* d, Ptr<const Packet> p) {
-            ++d->count;
-            if (d->count == 90 || d->count == 150)
-            {
-                d->uids.push_back(static_cast<uint32_t>(p->GetUid()));
-                d->em->SetList(d->uids);
-            }
-        },
-                          &plan));
+        MakeBoundCallback(
+            +[](DropPlan* d, Ptr<const Packet> p) {
+                ++d->count;
+                if (d->count == 90 || d->count == 150)
+                {
+                    d->uids.push_back(static_cast<uint32_t>(p->GetUid()));
+                    d->em->SetList(d->uids);
+                }
+            },
+            &plan));
     PostWriteAt(f.requester, f.star.hosts.Get(1), Seconds(0), 1000 * 1024);
     Simulator::Run();
     ASSERT_EQ(f.log.receives.size(), 1u);
@@ -236,26 +241,30 @@ TEST(RdmaNic, TailLossRecoveredByTimeout)
     Ptr<ListErrorModel> em = CreateObject<ListErrorModel>();
     f.star.HostDevice(0)->SetAttribute("ReceiveErrorModel", PointerValue(em));
     f.Connect();
+
     struct DropLast
     {
         Ptr<ListErrorModel> em;
         uint64_t count{0};
     } plan{em, 0};
+
     f.star.HostDevice(1)->TraceConnectWithoutContext(
         "PhyTxBegin",
-        MakeBoundCallback(+[](DropLast* d, Ptr<const Packet> p) {
-            if (++d->count == 10)
-            {
-                d->em->SetList({static_cast<uint32_t>(p->GetUid())});
-            }
-        },
-                          &plan));
+        MakeBoundCallback(
+            +[](DropLast* d, Ptr<const Packet> p) {
+                if (++d->count == 10)
+                {
+                    d->em->SetList({static_cast<uint32_t>(p->GetUid())});
+                }
+            },
+            &plan));
     PostWriteAt(f.requester, f.star.hosts.Get(1), Seconds(0), 10 * 1024);
     Simulator::Run();
     ASSERT_EQ(f.log.sends.size(), 1u);
     EXPECT_EQ(f.requester->GetTimeouts(), 1u);
     EXPECT_EQ(f.requester->GetRetransmissions(), 1u);
-    const double fctUs = (f.log.sends[0].completionTime - f.log.sends[0].postTime).GetMicroSeconds();
+    const double fctUs =
+        (f.log.sends[0].completionTime - f.log.sends[0].postTime).GetMicroSeconds();
     // ~10 packets (1 us) + timeout 100 us + one packet round trip (~4 us).
     EXPECT_GT(fctUs, 100);
     EXPECT_LT(fctUs, 110);

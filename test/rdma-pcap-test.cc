@@ -5,11 +5,10 @@
 // The pcaps of `rdma-incast --pcap` decode in Wireshark's dissectors (tshark) as RoCEv2
 // (BTH opcodes, PSNs, ACKs) and carry real 802.1Qbb PFC frames.
 
-#include <gtest/gtest.h>
-
 #include <array>
 #include <cstdio>
 #include <cstdlib>
+#include <gtest/gtest.h>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -64,7 +63,8 @@ class RdmaPcap : public ::testing::Test
             GTEST_SKIP() << "examples are not built (configure with --enable-examples)";
         }
         s_prefix = std::string(RDMA_BUILD_DIR) + "/test-output/pcap/incast";
-        const std::string cmd = exe + " --senders=2 --size=300000 "
+        const std::string cmd = exe +
+                                " --senders=2 --size=300000 "
                                 "--buffer=300000 --pcap=1 --pcapPrefix=" +
                                 s_prefix + " --output=" + RDMA_BUILD_DIR +
                                 "/test-output/pcap/incast.csv > /dev/null";
@@ -93,7 +93,9 @@ std::string RdmaPcap::s_prefix;
 TEST_F(RdmaPcap, DataPacketsDecodeAsRoceWithIncreasingPsns)
 {
     // Sender 1's port: its WRITE packets to the receiver, 300000 B / 1024 = 293 packets.
-    auto rows = Fields("1-0", "infiniband.bth.opcode", "-e infiniband.bth.opcode -e infiniband.bth.psn -e udp.dstport");
+    auto rows = Fields("1-0",
+                       "infiniband.bth.opcode",
+                       "-e infiniband.bth.opcode -e infiniband.bth.psn -e udp.dstport");
     ASSERT_GE(rows.size(), 293u);
     std::vector<unsigned> opcodes;
     long lastPsn = -1;
@@ -125,7 +127,9 @@ TEST_F(RdmaPcap, DataPacketsDecodeAsRoceWithIncreasingPsns)
 TEST_F(RdmaPcap, AcknowledgementsDecode)
 {
     // The receiver's port sends ACKs (opcode 0x11, with an AETH) to both senders.
-    auto rows = Fields("0-0", "infiniband.bth.opcode == 0x11", "-e infiniband.aeth.syndrome -e infiniband.bth.psn");
+    auto rows = Fields("0-0",
+                       "infiniband.bth.opcode == 0x11",
+                       "-e infiniband.aeth.syndrome -e infiniband.bth.psn");
     ASSERT_GE(rows.size(), 2u * 293u);
     for (const auto& row : rows)
     {
