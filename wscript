@@ -147,6 +147,7 @@ def build(bld):
             'test/rdma-dcqcn-test.cc',
             'test/rdma-topology-test.cc',
             'test/rdma-hpcc-compat-test.cc',
+            'test/rdma-ecmp-spray-test.cc',
             ]
         module_test.use.append('GTEST')
         module_test.defines = list(getattr(module_test, 'defines', [])) + [

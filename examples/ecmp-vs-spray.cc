@@ -24,9 +24,10 @@
  *  - aggregate throughput while all flows are active: the in-order bytes the k responders
  *    received between the moment the last of them received its first packet and the first
  *    message completion, over that time, divided by k x C ("aggregate fraction"). Every
- *    spine link that carries at least one flow is kept busy (PFC holds the colliding flows'
- *    excess in the leaf), so this is (busy spines) x C / (k x C) whatever the split among
- *    colliding flows: for ECMP, b / k. k flows hashed independently and uniformly over k
+ *    spine link that carries at least one flow is kept busy (leaf 0's shared buffer holds
+ *    the colliding flows' excess, and PFC pauses the senders before it would overflow), so
+ *    this is (busy spines) x C / (k x C) whatever the split among colliding flows: for
+ *    ECMP, b / k. k flows hashed independently and uniformly over k
  *    spines leave (1 - 1/k)^k of them empty on average (balls into bins): E[b / k] =
  *    1 - (1 - 1/k)^k, 0.684 for k = 4.
  *  - per-flow goodput, bytes / FCT (FCT from posting to the last acknowledgement); their
@@ -39,7 +40,7 @@
  *    (RFC 4737): a packet is reordered if its PSN is below the highest PSN already received
  *    and arrives for the first time; its displacement is that highest PSN minus its own.
  *    The reordered fraction is reordered packets over distinct packets;
- *  - retransmissions. PFC makes the fabric lossless: the example counts every drop
+ *  - retransmissions. The RoCE class is lossless (PFC): the example counts every drop
  *    (switches, links, reorder bitmaps) and when there is none every retransmission is
  *    spurious: the packet had only been overtaken.
  *
@@ -72,16 +73,16 @@ namespace
 /// Scenario parameters (one set for all runs).
 struct SprayConfig
 {
-    uint32_t k{4};                            //!< spines = hosts per leaf = flows
-    std::string rate{"100Gbps"};              //!< every link
-    Time delay{MicroSeconds(1)};              //!< every link
-    uint32_t mtu{1024};                       //!< RoCE path MTU
-    uint64_t bytes{2 * 1024 * 1024};          //!< WRITE size of every flow
-    uint64_t buffer{32 * 1024 * 1024};        //!< switch shared buffer
-    bool pfc{true};                           //!< lossless class 3
-    Time rto{NanoSeconds(4096ULL << 14)};     //!< go-back-N RetransmitTimeout
-    uint32_t sackWindow{512};                 //!< SACK reorder bitmap, packets
-    Time stopTime{MilliSeconds(50)};          //!< give up after this
+    uint32_t k{4};                        //!< spines = hosts per leaf = flows
+    std::string rate{"100Gbps"};          //!< every link
+    Time delay{MicroSeconds(1)};          //!< every link
+    uint32_t mtu{1024};                   //!< RoCE path MTU
+    uint64_t bytes{2 * 1024 * 1024};      //!< WRITE size of every flow
+    uint64_t buffer{32 * 1024 * 1024};    //!< switch shared buffer
+    bool pfc{true};                       //!< lossless class 3
+    Time rto{NanoSeconds(4096ULL << 14)}; //!< go-back-N RetransmitTimeout
+    uint32_t sackWindow{512};             //!< SACK reorder bitmap, packets
+    Time stopTime{MilliSeconds(50)};      //!< give up after this
     std::string scheduler{"ns3::PriorityQueueScheduler"};
 };
 
@@ -103,9 +104,9 @@ struct RxTracker
 /// What one flow measured.
 struct FlowResult
 {
-    double fctUs{-1};        //!< posting to last acknowledgement
-    double goodputBps{0};    //!< bytes / FCT
-    int32_t ecmpSpine{-1};   //!< ECMP: the spine the hash assigns (else -1)
+    double fctUs{-1};      //!< posting to last acknowledgement
+    double goodputBps{0};  //!< bytes / FCT
+    int32_t ecmpSpine{-1}; //!< ECMP: the spine the hash assigns (else -1)
     uint64_t retransmissions{0};
     uint64_t packetsSent{0};
     uint64_t timeouts{0};
@@ -125,12 +126,13 @@ struct RunResult
     std::vector<double> uplinkUtil; //!< leaf 0's uplinks, during the window
     double windowStartUs{0};
     double windowEndUs{0};
-    double aggregateBps{0};    //!< in-order bytes during the window over its length
+    double aggregateBps{0}; //!< in-order bytes during the window over its length
     double aggregateFraction{0};
     double sumGoodputFraction{0};
     double lastFctFraction{0};
     double lastFctUs{0};
     uint32_t busySpines{0};
+    int32_t hashedSpines{-1}; //!< ECMP: distinct spines the hash assigns (else -1)
     uint32_t completed{0};
     uint64_t distinct{0};
     uint64_t arrivals{0};
@@ -139,12 +141,12 @@ struct RunResult
     uint64_t maxDisplacement{0};
     uint64_t retransmissions{0};
     uint64_t timeouts{0};
-    uint64_t naks{0};            //!< NAKs the requesters received
-    uint64_t oooDiscards{0};     //!< out-of-order packets the responders discarded (go-back-N)
-    uint64_t duplicates{0};      //!< duplicates the responders received
+    uint64_t naks{0};        //!< NAKs the requesters received
+    uint64_t oooDiscards{0}; //!< out-of-order packets the responders discarded (go-back-N)
+    uint64_t duplicates{0};  //!< duplicates the responders received
     uint64_t drops{0};
     uint64_t pfcFrames{0};
-    uint64_t dataWireBytes{0};  //!< wire bytes leaf 0's uplinks sent in the whole run
+    uint64_t dataWireBytes{0};   //!< wire bytes leaf 0's uplinks sent in the whole run
     uint64_t senderWireBytes{0}; //!< wire bytes the senders sent
 };
 
@@ -444,7 +446,8 @@ RunOnce(const SprayConfig& cfg, const std::string& policy, const std::string& sc
         res.aggregateFraction = res.aggregateBps / ideal;
         for (uint32_t s = 0; s < k; ++s)
         {
-            const double u = (ctx.uplinkBytesAtEnd[s] - ctx.uplinkBytesAtStart[s]) * 8.0 / (rate * w);
+            const double u =
+                (ctx.uplinkBytesAtEnd[s] - ctx.uplinkBytesAtStart[s]) * 8.0 / (rate * w);
             res.uplinkUtil.push_back(u);
             res.busySpines += u > 0.5 ? 1 : 0;
         }
@@ -479,6 +482,19 @@ RunOnce(const SprayConfig& cfg, const std::string& policy, const std::string& sc
         res.oooDiscards += t.qp->GetOutOfOrderDiscards();
         res.duplicates += t.qp->GetDuplicatesReceived();
         res.senderWireBytes += RdmaHelper::GetNic(hosts.Get(i))->GetDevice()->GetTxWireBytes();
+    }
+    if (policy == "ecmp")
+    {
+        std::vector<bool> used(k, false);
+        res.hashedSpines = 0;
+        for (const FlowResult& f : res.flows)
+        {
+            if (f.ecmpSpine >= 0 && !used[f.ecmpSpine])
+            {
+                used[f.ecmpSpine] = true;
+                ++res.hashedSpines;
+            }
+        }
     }
     res.meanDisplacement = res.reordered > 0 ? res.meanDisplacement / res.reordered : 0;
     res.sumGoodputFraction = sumGoodput / ideal;
@@ -544,6 +560,35 @@ BusyBinsDistribution(uint32_t k)
     return p;
 }
 
+/// E[1 / (largest number of balls in one bin)] for k balls in k bins, by enumerating the k^k
+/// equally likely assignments (k <= 8); -1 for larger k.
+double
+ExpectedInverseMaxLoad(uint32_t k)
+{
+    if (k > 8)
+    {
+        return -1;
+    }
+    uint64_t total = 1;
+    for (uint32_t i = 0; i < k; ++i)
+    {
+        total *= k;
+    }
+    double sum = 0;
+    std::vector<uint32_t> load(k);
+    for (uint64_t a = 0; a < total; ++a)
+    {
+        std::fill(load.begin(), load.end(), 0);
+        uint32_t top = 0;
+        for (uint64_t x = a, i = 0; i < k; ++i, x /= k)
+        {
+            top = std::max(top, ++load[x % k]);
+        }
+        sum += 1.0 / top;
+    }
+    return sum / total;
+}
+
 /// Mean and standard error of a sample.
 std::pair<double, double>
 MeanSe(const std::vector<double>& x)
@@ -578,7 +623,7 @@ main(int argc, char* argv[])
     SprayConfig cfg;
     std::string policies = "ecmp,spray,rr,flowlet,adaptive";
     std::string schemes = "gbn,sack";
-    uint32_t seeds = 30;
+    uint32_t seeds = 40;
     uint32_t firstRun = 1;
     uint32_t seed = 1;
     std::string output = "results/ecmp-vs-spray.csv";
@@ -593,9 +638,11 @@ main(int argc, char* argv[])
                  "flowlet, adaptive",
                  policies);
     cmd.AddValue("schemes", "comma-separated loss recoveries: gbn, sack", schemes);
-    cmd.AddValue("seeds", "runs per (policy, scheme), each with its own ECMP seed and RNG run",
+    cmd.AddValue("seeds",
+                 "runs per (policy, scheme), each with its own ECMP seed and RNG run",
                  seeds);
-    cmd.AddValue("run", "first run number (RngSeedManager run and ns3::RdmaSwitch::EcmpSeed)",
+    cmd.AddValue("run",
+                 "first run number (RngSeedManager run and ns3::RdmaSwitch::EcmpSeed)",
                  firstRun);
     cmd.AddValue("seed", "random seed (RngSeedManager)", seed);
     cmd.AddValue("bytes", "WRITE size of every flow, bytes", cfg.bytes);
@@ -641,6 +688,7 @@ main(int argc, char* argv[])
     }
     const double expectFraction = 1 - std::pow(1 - 1.0 / cfg.k, double(cfg.k));
     const double sdFraction = std::sqrt(eBusy2 - eBusy * eBusy) / cfg.k;
+    const double expectLast = ExpectedInverseMaxLoad(cfg.k);
 
     EnsureParentDirectory(output);
     std::ofstream csv(output);
@@ -649,19 +697,20 @@ main(int argc, char* argv[])
     std::ofstream flowCsv(flowOutput);
     NS_ABORT_MSG_IF(!flowCsv, "cannot write --flowOutput " << flowOutput);
     csv << "policy,scheme,run,k,bytes,line_goodput_gbps,aggregate_gbps,aggregate_fraction,"
-           "sum_goodput_fraction,last_fct_fraction,busy_spines,uplink_util,window_start_us,"
+           "sum_goodput_fraction,last_fct_fraction,busy_spines,ecmp_hashed_spines,uplink_util,"
+           "window_start_us,"
            "window_end_us,last_fct_us,completed,distinct_packets,arrivals,reordered_fraction,"
            "mean_displacement,max_displacement,retransmissions,spurious_retransmissions,"
-           "timeouts,naks,ooo_discards,duplicates,drops,pfc_frames,uplink_wire_bytes,sender_wire_bytes,"
+           "timeouts,naks,ooo_discards,duplicates,drops,pfc_frames,uplink_wire_bytes,sender_wire_"
+           "bytes,"
            "ecmp_expected_fraction\n";
     flowCsv << "policy,scheme,run,flow,ecmp_spine,fct_us,goodput_gbps,packets_sent,"
                "retransmissions,timeouts,reordered,distinct,completed\n";
 
     std::cout << std::fixed << std::setprecision(3);
     std::cout << "ecmp-vs-spray: 2 leaves, " << cfg.k << " spines, " << cfg.k << " flows of "
-              << cfg.bytes << " B, " << cfg.rate << ", delay " << cfg.delay.As(Time::US)
-              << ", MTU " << cfg.mtu << ", PFC " << (cfg.pfc ? "on" : "off") << ", " << seeds
-              << " seeds\n";
+              << cfg.bytes << " B, " << cfg.rate << ", delay " << cfg.delay.As(Time::US) << ", MTU "
+              << cfg.mtu << ", PFC " << (cfg.pfc ? "on" : "off") << ", " << seeds << " seeds\n";
     std::cout << "line-rate goodput per flow C: go-back-N " << LineGoodput(cfg, false) / 1e9
               << " Gb/s, SACK " << LineGoodput(cfg, true) / 1e9
               << " Gb/s (RETH in every packet); ideal aggregate k x C\n";
@@ -671,7 +720,14 @@ main(int argc, char* argv[])
     {
         std::cout << " " << std::setprecision(4) << pBusy[b];
     }
-    std::cout << std::setprecision(3) << "\n\n";
+    std::cout << std::setprecision(3) << "\n";
+    if (expectLast > 0)
+    {
+        std::cout << "ECMP with fair sharing: k x bytes / last FCT over k x C has expectation "
+                     "E[1 / most flows on one spine] = "
+                  << expectLast << "\n";
+    }
+    std::cout << "\n";
     std::cout << "policy    scheme  aggregate/ideal  sum-goodput  last-FCT  busy   uplink-util  "
                  "reordered  displ.  spurious-retx  timeouts  drops  last-FCT(us)  done\n";
 
@@ -717,28 +773,28 @@ main(int argc, char* argv[])
                 timeouts += res.timeouts;
                 drops += res.drops;
                 completed += res.completed;
-                csv << policy << "," << scheme << "," << res.run << "," << cfg.k << ","
-                    << cfg.bytes << "," << res.lineGoodputBps / 1e9 << ","
-                    << res.aggregateBps / 1e9 << "," << res.aggregateFraction << ","
-                    << res.sumGoodputFraction << "," << res.lastFctFraction << ","
-                    << res.busySpines << "," << utilList.str() << "," << res.windowStartUs << ","
-                    << res.windowEndUs << "," << res.lastFctUs << "," << res.completed << ","
-                    << res.distinct << "," << res.arrivals << ","
+                csv << policy << "," << scheme << "," << res.run << "," << cfg.k << "," << cfg.bytes
+                    << "," << res.lineGoodputBps / 1e9 << "," << res.aggregateBps / 1e9 << ","
+                    << res.aggregateFraction << "," << res.sumGoodputFraction << ","
+                    << res.lastFctFraction << "," << res.busySpines << "," << res.hashedSpines
+                    << "," << utilList.str() << "," << res.windowStartUs << "," << res.windowEndUs
+                    << "," << res.lastFctUs << "," << res.completed << "," << res.distinct << ","
+                    << res.arrivals << ","
                     << (res.distinct ? double(res.reordered) / res.distinct : 0) << ","
                     << res.meanDisplacement << "," << res.maxDisplacement << ","
                     << res.retransmissions << ","
                     << (res.drops == 0 ? int64_t(res.retransmissions) : int64_t(-1)) << ","
                     << res.timeouts << "," << res.naks << "," << res.oooDiscards << ","
-                    << res.duplicates << "," << res.drops << ","
-                    << res.pfcFrames << "," << res.dataWireBytes << "," << res.senderWireBytes
-                    << "," << expectFraction << "\n";
+                    << res.duplicates << "," << res.drops << "," << res.pfcFrames << ","
+                    << res.dataWireBytes << "," << res.senderWireBytes << "," << expectFraction
+                    << "\n";
                 for (uint32_t i = 0; i < cfg.k; ++i)
                 {
                     const FlowResult& f = res.flows[i];
                     flowCsv << policy << "," << scheme << "," << res.run << "," << i << ","
                             << f.ecmpSpine << "," << f.fctUs << "," << f.goodputBps / 1e9 << ","
-                            << f.packetsSent << "," << f.retransmissions << "," << f.timeouts
-                            << "," << f.reordered << "," << f.distinct << "," << f.done << "\n";
+                            << f.packetsSent << "," << f.retransmissions << "," << f.timeouts << ","
+                            << f.reordered << "," << f.distinct << "," << f.done << "\n";
                 }
                 csv.flush();
                 flowCsv.flush();
@@ -759,8 +815,8 @@ main(int argc, char* argv[])
                       << (distinct ? double(reordered) / distinct : 0) << std::setw(8)
                       << std::setprecision(1) << (reordered ? displacement / reordered : 0)
                       << std::setw(15) << double(retx) / seeds << std::setw(10)
-                      << double(timeouts) / seeds << std::setw(7) << drops << std::setw(14)
-                      << fctM << "  " << completed << "/" << seeds * cfg.k << "\n"
+                      << double(timeouts) / seeds << std::setw(7) << drops << std::setw(14) << fctM
+                      << "  " << completed << "/" << seeds * cfg.k << "\n"
                       << std::setprecision(3);
         }
     }
