@@ -20,7 +20,8 @@
  *    100 Gb/s, 1 us links, DCQCN; a random permutation of 1 MB WRITEs (host i to pi(i),
  *    never within its own edge switch) plus a 16 -> 1 incast of 256 KB WRITEs to host 0.
  *  - fattree32: k = 32 (8,192 hosts, 1,280 switches), the same traffic, stopped after
- *    100 us of simulated time (set-up and memory at scale).
+ *    100 us of simulated time (set-up and memory at scale). Any even k works (fattree<k>);
+ *    benchmarks/plot-scaling.py runs k = 4..32 for the scaling curve.
  * Memory per host and per switch is reported as peak RSS divided by the counts; the
  * scaling runs (benchmarks/run-benchmarks.py --scaling) fit it against the host count.
  */
@@ -31,6 +32,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <sys/resource.h>
@@ -87,8 +89,10 @@ main(int argc, char* argv[])
     CommandLine cmd(__FILE__);
     cmd.AddValue("scenario", "incast | leafspine16", scenario);
     cmd.AddValue("scheduler", "ns-3 scheduler TypeId", scheduler);
-    Time stopTime = MicroSeconds(100);
-    cmd.AddValue("stopTime", "fattree32: simulated time after the flows start", stopTime);
+    Time stopTime(0);
+    cmd.AddValue("stopTime",
+                 "stop after this simulated time (0: when every flow is done; fattree32: 100us)",
+                 stopTime);
     cmd.Parse(argc, argv);
 
     ObjectFactory sched(scheduler);
@@ -157,9 +161,11 @@ main(int argc, char* argv[])
             }
         }
     }
-    else if (scenario == "fattree8" || scenario == "fattree16" || scenario == "fattree32")
+    else if (scenario.rfind("fattree", 0) == 0)
     {
-        const uint32_t k = scenario == "fattree8" ? 8 : (scenario == "fattree16" ? 16 : 32);
+        // fattree<k>: any even k >= 4 (FatTreeHelper validates it).
+        const uint32_t k = static_cast<uint32_t>(std::stoul(scenario.substr(7)));
+        NS_ABORT_MSG_IF(k < 4, "--scenario " << scenario << ": k must be at least 4 (16 hosts)");
         rdma.SetCongestionControl("ns3::DcqcnCongestionControl");
         rdma.SetSwitchAttribute("EcnEnabled", BooleanValue(true));
         FatTreeHelper tree;
@@ -196,7 +202,7 @@ main(int argc, char* argv[])
         {
             AddFlow(flows, rdma, hosts.Get(i), hosts.Get(perm[i]), 1000000, Seconds(0));
         }
-        for (uint32_t i = 1; i <= 16; ++i)
+        for (uint32_t i = 1; i <= std::min<uint32_t>(16, n - 1); ++i)
         {
             AddFlow(flows, rdma, hosts.Get(n - i), hosts.Get(0), 256000, Seconds(0));
         }
@@ -204,8 +210,8 @@ main(int argc, char* argv[])
     else
     {
         NS_ABORT_MSG("unknown --scenario '" << scenario
-                                            << "'; valid: incast, leafspine16, fattree8, "
-                                               "fattree16");
+                                            << "'; valid: incast, leafspine16, fattree<k> "
+                                               "(k even, e.g. fattree8, fattree16, fattree32)");
     }
     rdma.AssignStreams(switches, 0);
     for (auto& f : flows)
@@ -215,7 +221,11 @@ main(int argc, char* argv[])
 
     const double setupWall =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
-    if (scenario == "fattree32")
+    if (scenario == "fattree32" && stopTime.IsZero())
+    {
+        stopTime = MicroSeconds(100);
+    }
+    if (!stopTime.IsZero())
     {
         Simulator::Stop(stopTime);
     }
@@ -253,20 +263,33 @@ main(int argc, char* argv[])
     rusage ru{};
     getrusage(RUSAGE_SELF, &ru);
     const double user = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6;
+    // Peak RSS of this program: VmHWM (ru_maxrss would include the memory of a parent
+    // that forked us, e.g. the Python harness, because Linux keeps it across exec).
+    double peakKb = ru.ru_maxrss;
+    {
+        std::ifstream status("/proc/self/status");
+        for (std::string line; std::getline(status, line);)
+        {
+            if (line.rfind("VmHWM:", 0) == 0)
+            {
+                peakKb = std::stod(line.substr(6));
+            }
+        }
+    }
 
     std::cout << std::fixed << std::setprecision(3) << "scenario=" << scenario
               << " scheduler=" << scheduler << " hosts=" << hosts.GetN()
               << " switches=" << switches.GetN() << " flows=" << flows.size()
               << " completed=" << fcts.size() << " setup_s=" << setupWall << " wall_s=" << wall
-              << " user_s=" << user << " peak_rss_mb=" << ru.ru_maxrss / 1024.0
-              << " events=" << events << " events_per_s=" << std::setprecision(0) << events / wall
+              << " user_s=" << user << " peak_rss_mb=" << peakKb / 1024.0 << " events=" << events
+              << " events_per_s=" << std::setprecision(0) << events / wall
               << " packet_hops=" << frames << " packet_hops_per_s=" << frames / wall
               << std::setprecision(6) << " sim_s_per_wall_s=" << simulated.GetSeconds() / wall
               << std::setprecision(1) << " fct_mean_us=" << mean << " fct_p50_us=" << pct(0.5)
               << " fct_p99_us=" << pct(0.99) << " pfc_frames=" << pfcFrames << std::setprecision(0)
-              << " rss_bytes_per_host=" << ru.ru_maxrss * 1024.0 / hosts.GetN()
-              << " rss_bytes_per_node=" << ru.ru_maxrss * 1024.0 / (hosts.GetN() + switches.GetN())
+              << " rss_bytes_per_host=" << peakKb * 1024.0 / hosts.GetN()
+              << " rss_bytes_per_node=" << peakKb * 1024.0 / (hosts.GetN() + switches.GetN())
               << std::endl;
     Simulator::Destroy();
-    return fcts.size() == flows.size() || scenario == "fattree32" ? 0 : 1;
+    return fcts.size() == flows.size() || !stopTime.IsZero() ? 0 : 1;
 }
