@@ -41,7 +41,6 @@
 #include <iomanip>
 #include <iostream>
 #include <sstream>
-#include <sys/stat.h>
 #include <tuple>
 
 using namespace ns3;
@@ -146,23 +145,6 @@ Sample(Sampler* x)
     }
     csv << "\n";
     Simulator::Schedule(x->interval, &Sample, x);
-}
-
-/// Create the directory part of a path, if any.
-void
-EnsureParentDirectory(const std::string& path)
-{
-    const auto slash = path.find_last_of('/');
-    if (slash == std::string::npos || slash == 0)
-    {
-        return;
-    }
-    const std::string dir = path.substr(0, slash);
-    for (std::size_t pos = 0; pos != std::string::npos;)
-    {
-        pos = dir.find('/', pos + 1);
-        mkdir(dir.substr(0, pos).c_str(), 0755);
-    }
 }
 
 /// Fixed point of the DCQCN fluid model.
@@ -465,7 +447,7 @@ main(int argc, char* argv[])
         return v.Get();
     };
 
-    EnsureParentDirectory(output);
+    RdmaOutputHelper::CreateParentDirectories(output);
     std::ofstream csv(output);
     NS_ABORT_MSG_IF(!csv, "cannot write --output " << output);
     csv << "time_us,queue_bytes";
@@ -647,7 +629,7 @@ main(int argc, char* argv[])
               << (attr("AlphaUpdateMode") == "PerCnp" ? "" : " (model of the paper's alpha)")
               << "\n";
 
-    EnsureParentDirectory(summaryOutput);
+    RdmaOutputHelper::CreateParentDirectories(summaryOutput);
     std::ofstream summary(summaryOutput);
     NS_ABORT_MSG_IF(!summary, "cannot write --summaryOutput " << summaryOutput);
     summary << std::setprecision(10) << "key,value\n"

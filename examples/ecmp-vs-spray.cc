@@ -61,7 +61,6 @@
 #include <iostream>
 #include <map>
 #include <sstream>
-#include <sys/stat.h>
 
 using namespace ns3;
 
@@ -271,23 +270,6 @@ OnSendComplete(RunContext* ctx, uint32_t flow, const RdmaCompletion& c)
     if (--ctx->sendsLeft == 0)
     {
         Simulator::Stop();
-    }
-}
-
-/// Create the directory part of a path, if any.
-void
-EnsureParentDirectory(const std::string& path)
-{
-    const auto slash = path.find_last_of('/');
-    if (slash == std::string::npos || slash == 0)
-    {
-        return;
-    }
-    const std::string dir = path.substr(0, slash);
-    for (std::size_t pos = 0; pos != std::string::npos;)
-    {
-        pos = dir.find('/', pos + 1);
-        mkdir(dir.substr(0, pos).c_str(), 0755);
     }
 }
 
@@ -690,10 +672,10 @@ main(int argc, char* argv[])
     const double sdFraction = std::sqrt(eBusy2 - eBusy * eBusy) / cfg.k;
     const double expectLast = ExpectedInverseMaxLoad(cfg.k);
 
-    EnsureParentDirectory(output);
+    RdmaOutputHelper::CreateParentDirectories(output);
     std::ofstream csv(output);
     NS_ABORT_MSG_IF(!csv, "cannot write --output " << output);
-    EnsureParentDirectory(flowOutput);
+    RdmaOutputHelper::CreateParentDirectories(flowOutput);
     std::ofstream flowCsv(flowOutput);
     NS_ABORT_MSG_IF(!flowCsv, "cannot write --flowOutput " << flowOutput);
     csv << "policy,scheme,run,k,bytes,line_goodput_gbps,aggregate_gbps,aggregate_fraction,"

@@ -52,7 +52,6 @@
 #include <iomanip>
 #include <iostream>
 #include <sstream>
-#include <sys/stat.h>
 
 using namespace ns3;
 
@@ -157,22 +156,6 @@ OnReceiveComplete(FlowState* f, const RdmaCompletion& c)
     ++f->receiveCount;
 }
 
-void
-EnsureParentDirectory(const std::string& path)
-{
-    const auto slash = path.find_last_of('/');
-    if (slash == std::string::npos || slash == 0)
-    {
-        return;
-    }
-    const std::string dir = path.substr(0, slash);
-    for (std::size_t pos = 0; pos != std::string::npos;)
-    {
-        pos = dir.find('/', pos + 1);
-        mkdir(dir.substr(0, pos).c_str(), 0755);
-    }
-}
-
 /// Wire time of a frame carrying ipBytes of IPv4 packet.
 double
 WireSeconds(const LossRunConfig& cfg, uint32_t ipBytes)
@@ -249,7 +232,7 @@ RunOnce(const LossRunConfig& cfg, const std::string& scheme, double lossRate, ui
     {
         std::ostringstream prefix;
         prefix << cfg.pcapPrefix << "-" << scheme << "-" << lossRate;
-        EnsureParentDirectory(prefix.str());
+        RdmaOutputHelper::CreateParentDirectories(prefix.str());
         link.EnablePcap(prefix.str(), last.Get(1));
     }
 
@@ -470,7 +453,7 @@ main(int argc, char* argv[])
     const double capacity = DataRate(cfg.rate).GetBitRate() * cfg.mtu / (cfg.mtu + 82.0);
     const double sackHeader = (cfg.mtu + 82.0) / (cfg.mtu + 98.0);
 
-    EnsureParentDirectory(output);
+    RdmaOutputHelper::CreateParentDirectories(output);
     std::ofstream csv(output);
     NS_ABORT_MSG_IF(!csv, "cannot write --output " << output);
     csv << "scheme,loss_rate,goodput_gbps,efficiency,analytic_efficiency,analytic_gbn,"

@@ -64,6 +64,7 @@
 #include <chrono>
 #include <cstdio>
 #include <deque>
+#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -71,7 +72,6 @@
 #include <map>
 #include <sstream>
 #include <sys/resource.h>
-#include <sys/stat.h>
 #include <unordered_map>
 
 using namespace ns3;
@@ -799,23 +799,6 @@ StartFlow(Run* run, uint32_t index)
     qp->PostSend(wr);
 }
 
-/// mkdir -p
-void
-MakeDirectories(const std::string& dir)
-{
-    std::string partial;
-    std::size_t pos = 0;
-    while (pos != std::string::npos)
-    {
-        pos = dir.find('/', pos + 1);
-        partial = dir.substr(0, pos);
-        if (!partial.empty())
-        {
-            mkdir(partial.c_str(), 0755);
-        }
-    }
-}
-
 /// \return path relative to dir unless absolute
 std::string
 Resolve(const std::string& dir, const std::string& path)
@@ -838,8 +821,8 @@ BaseName(const std::string& path)
 bool
 FileExists(const std::string& path)
 {
-    struct stat st;
-    return stat(path.c_str(), &st) == 0;
+    std::error_code ec;
+    return std::filesystem::exists(path, ec);
 }
 
 } // namespace
@@ -1286,7 +1269,7 @@ main(int argc, char* argv[])
     RdmaRoutingHelper::PopulateRoutingTables(nodes);
 
     // --- outputs
-    MakeDirectories(outDir);
+    RdmaOutputHelper::CreateDirectories(outDir);
     const std::string fctPath = outDir + "/" + BaseName(s.fctFile);
     const std::string pfcPath = outDir + "/" + BaseName(s.pfcFile);
     Run run;

@@ -33,7 +33,6 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
-#include <sys/stat.h>
 
 using namespace ns3;
 
@@ -63,24 +62,6 @@ OnSendComplete(FlowRecord* r, uint32_t* remaining, const RdmaCompletion& c)
     }
 }
 
-/// Create the directory part of a path, if any.
-void
-EnsureParentDirectory(const std::string& path)
-{
-    const auto slash = path.find_last_of('/');
-    if (slash == std::string::npos || slash == 0)
-    {
-        return;
-    }
-    std::string dir = path.substr(0, slash);
-    std::string partial;
-    for (std::size_t pos = 0; pos != std::string::npos;)
-    {
-        pos = dir.find('/', pos + 1);
-        partial = dir.substr(0, pos);
-        mkdir(partial.c_str(), 0755);
-    }
-}
 } // namespace
 
 /// Periodic sample of the bottleneck queue and of the senders' pause state.
@@ -201,14 +182,14 @@ main(int argc, char* argv[])
 
     if (pcap)
     {
-        EnsureParentDirectory(pcapPrefix);
+        RdmaOutputHelper::CreateParentDirectories(pcapPrefix);
         link.EnablePcapAll(pcapPrefix);
     }
 
     std::ofstream queueCsv;
     if (queueOutput != "none")
     {
-        EnsureParentDirectory(queueOutput);
+        RdmaOutputHelper::CreateParentDirectories(queueOutput);
         queueCsv.open(queueOutput);
         NS_ABORT_MSG_IF(!queueCsv, "cannot write --queueOutput " << queueOutput);
         queueCsv << "time_us,bottleneck_queue_bytes,paused_senders\n";
@@ -242,7 +223,7 @@ main(int argc, char* argv[])
         linkDrops += d->GetRxDropCount();
     }
 
-    EnsureParentDirectory(output);
+    RdmaOutputHelper::CreateParentDirectories(output);
     std::ofstream csv(output);
     NS_ABORT_MSG_IF(!csv, "cannot write --output " << output);
     csv << "flow,sender,bytes,start_us,fct_us,goodput_gbps,packets_sent,retransmissions,timeouts,"

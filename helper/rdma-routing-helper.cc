@@ -49,11 +49,16 @@ struct Graph
     std::vector<std::vector<uint32_t>> neighbours; //!< by node id: peer node ids
     std::vector<std::vector<uint32_t>> portPeer;   //!< switches: port index -> peer node id
 
-    explicit Graph(uint32_t nNodes)
-        : sw(nNodes),
-          neighbours(nNodes),
-          portPeer(nNodes)
+    /// The graph of every node of the simulation (ns3::NodeList).
+    Graph()
+        : sw(NodeList::GetNNodes()),
+          neighbours(NodeList::GetNNodes()),
+          portPeer(NodeList::GetNNodes())
     {
+        for (uint32_t i = 0; i < NodeList::GetNNodes(); ++i)
+        {
+            AddNode(NodeList::GetNode(i));
+        }
     }
 
     void AddNode(Ptr<Node> n)
@@ -123,12 +128,7 @@ AllNodes()
 std::vector<uint32_t>
 RdmaRoutingHelper::Distances(Ptr<Node> host)
 {
-    Graph g(NodeList::GetNNodes());
-    for (uint32_t i = 0; i < NodeList::GetNNodes(); ++i)
-    {
-        g.AddNode(NodeList::GetNode(i));
-    }
-    return g.Distances(host->GetId());
+    return Graph().Distances(host->GetId());
 }
 
 void
@@ -140,21 +140,10 @@ RdmaRoutingHelper::PopulateRoutingTables()
 void
 RdmaRoutingHelper::PopulateRoutingTables(NodeContainer nodes)
 {
-    Graph g(NodeList::GetNNodes());
+    // Paths may cross nodes outside the container: the graph is the whole simulation.
+    const Graph g;
     std::vector<uint32_t> switches;
     std::vector<std::pair<uint32_t, Ipv4Address>> hosts;
-    for (auto it = nodes.Begin(); it != nodes.End(); ++it)
-    {
-        g.AddNode(*it);
-    }
-    // Links may lead to nodes outside the container: they are part of the graph too.
-    for (uint32_t i = 0; i < NodeList::GetNNodes(); ++i)
-    {
-        if (g.neighbours[i].empty())
-        {
-            g.AddNode(NodeList::GetNode(i));
-        }
-    }
     for (auto it = nodes.Begin(); it != nodes.End(); ++it)
     {
         const uint32_t id = (*it)->GetId();
@@ -274,11 +263,7 @@ RdmaRoutingHelper::IsReachable(Ptr<Node> from, Ptr<Node> to)
         return x;
     };
     auto rebuild = [&find]() {
-        Graph g(NodeList::GetNNodes());
-        for (uint32_t i = 0; i < NodeList::GetNNodes(); ++i)
-        {
-            g.AddNode(NodeList::GetNode(i));
-        }
+        const Graph g;
         parent.resize(NodeList::GetNNodes());
         for (uint32_t i = 0; i < parent.size(); ++i)
         {

@@ -281,12 +281,6 @@ RdmaSwitch::AddPort(Ptr<RdmaNetDevice> device)
         RdmaNetDevice::WireBytes(device->GetMtu() + ETHERNET_HEADER_BYTES);
     const uint32_t port = m_mmu->AddPort(device->GetDataRate(), channel->GetDelay(), maxFrameWire);
     m_ports.push_back(device);
-    const uint32_t ifIndex = device->GetIfIndex();
-    if (ifIndex >= m_ifIndexToPort.size())
-    {
-        m_ifIndexToPort.resize(ifIndex + 1, NO_PORT);
-    }
-    m_ifIndexToPort[ifIndex] = port;
     m_ingressFifo.emplace_back();
     m_refreshEvents.emplace_back();
 

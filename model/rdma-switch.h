@@ -355,7 +355,6 @@ class RdmaSwitch : public Object
     Ptr<RdmaSwitchMmu> m_mmu;
     Ptr<RdmaLoadBalancer> m_loadBalancer;
     std::vector<Ptr<RdmaNetDevice>> m_ports;
-    std::vector<uint32_t> m_ifIndexToPort; //!< node's device index -> port, NO_PORT if none
     // Forwarding table. Destinations share interned next-hop sets (a fat-tree switch has a
     // handful of distinct sets for thousands of hosts); hosts addressed densely (as
     // RdmaHelper does) are looked up in a flat array, others in a hash table.

@@ -6,6 +6,7 @@
 
 #include "rdma-test-utils.h"
 
+#include <filesystem>
 #include <gtest/gtest.h>
 
 using namespace ns3;
@@ -91,4 +92,22 @@ TEST(RdmaValidationDeathTest, HostWithoutLink)
             rdma.InstallHost(lonely);
         },
         "has no RdmaNetDevice; connect it with RdmaLinkHelper first");
+}
+
+TEST(RdmaOutputHelper, CreatesTheFoldersOfAnOutputPath)
+{
+    const std::string root = std::string(RDMA_BUILD_DIR) + "/test-output/output-helper";
+    std::filesystem::remove_all(root);
+    RdmaOutputHelper::CreateParentDirectories(root + "/a/b/results.csv");
+    EXPECT_TRUE(std::filesystem::is_directory(root + "/a/b"));
+    EXPECT_FALSE(std::filesystem::exists(root + "/a/b/results.csv"));
+    RdmaOutputHelper::CreateParentDirectories("bare-file-name.csv"); // nothing to create
+    RdmaOutputHelper::CreateDirectories(root + "/a/b");              // already there: fine
+    std::filesystem::remove_all(root);
+}
+
+TEST(RdmaValidationDeathTest, OutputDirectoryThatCannotBeCreated)
+{
+    EXPECT_DEATH(RdmaOutputHelper::CreateParentDirectories("/proc/no-such-dir/x.csv"),
+                 "cannot create the output directory '/proc/no-such-dir'");
 }
