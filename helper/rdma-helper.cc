@@ -90,20 +90,15 @@ RdmaHelper::InstallHost(Ptr<Node> host)
     NS_ABORT_MSG_IF(host->GetObject<RdmaNic>(),
                     "node " << host->GetId() << " already has an RdmaNic");
     NS_ABORT_MSG_IF(host->GetObject<RdmaSwitch>(), "node " << host->GetId() << " is a switch");
-    Ptr<RdmaNetDevice> port;
+    std::vector<Ptr<RdmaNetDevice>> ports;
     for (uint32_t i = 0; i < host->GetNDevices(); ++i)
     {
-        Ptr<RdmaNetDevice> d = DynamicCast<RdmaNetDevice>(host->GetDevice(i));
-        if (d)
+        if (Ptr<RdmaNetDevice> d = DynamicCast<RdmaNetDevice>(host->GetDevice(i)))
         {
-            NS_ABORT_MSG_IF(port,
-                            "host node " << host->GetId()
-                                         << " has more than one RdmaNetDevice; an RdmaNic "
-                                            "drives exactly one port");
-            port = d;
+            ports.push_back(d);
         }
     }
-    NS_ABORT_MSG_IF(!port,
+    NS_ABORT_MSG_IF(ports.empty(),
                     "host node " << host->GetId()
                                  << " has no RdmaNetDevice; connect it with RdmaLinkHelper first");
     const uint32_t hostBits = ~m_mask.Get();
@@ -113,7 +108,16 @@ RdmaHelper::InstallHost(Ptr<Node> host)
     Ptr<RdmaNic> nic = m_nicFactory.Create<RdmaNic>();
     host->AggregateObject(nic);
     nic->SetAddress(Ipv4Address(m_network.Get() | m_nextHost++));
-    nic->SetDevice(port);
+    // Every RdmaNetDevice of the host is a port of its NIC, in device order (port p of a
+    // multi-plane host is on plane p).
+    for (const auto& port : ports)
+    {
+        nic->AddDevice(port);
+    }
+    if (m_psSet)
+    {
+        nic->SetPathSelector(m_psFactory.Create<RdmaPathSelector>());
+    }
     if (m_ccSet)
     {
         nic->SetCongestionControl(m_ccFactory.Create<RdmaCongestionControl>());

@@ -8,6 +8,7 @@
 #include "ns3/node-container.h"
 #include "ns3/object-factory.h"
 #include "ns3/rdma-nic.h"
+#include "ns3/rdma-path-selector.h"
 #include "ns3/rdma-queue-pair.h"
 #include "ns3/rdma-switch.h"
 
@@ -86,6 +87,16 @@ class RdmaHelper
     void SetLossRecovery(const std::string& typeId, Args&&... args);
 
     /**
+     * Choose the host-side path selector of NICs installed from now on (one instance per
+     * NIC; default ns3::RdmaQpPathSelector): which port (plane) and UDP source port each
+     * data packet takes.
+     * \param typeId a subclass of ns3::RdmaPathSelector
+     * \param args attribute name/value pairs for it
+     */
+    template <typename... Args>
+    void SetPathSelector(const std::string& typeId, Args&&... args);
+
+    /**
      * Choose the load balancer of switches installed from now on (one instance per switch;
      * default ns3::RdmaEcmpLoadBalancer).
      * \param typeId a subclass of ns3::RdmaLoadBalancer
@@ -102,7 +113,8 @@ class RdmaHelper
     void SetBaseAddress(Ipv4Address network, Ipv4Mask mask);
 
     /**
-     * Install a NIC on a host whose single RdmaNetDevice already exists.
+     * Install a NIC on a host whose RdmaNetDevices already exist: every one of them becomes
+     * a port of the NIC, in device order (multi-port NICs: see RdmaNic and SetPathSelector).
      * \param host the host node
      * \return the NIC
      */
@@ -161,6 +173,8 @@ class RdmaHelper
     bool m_lrSet{false};
     ObjectFactory m_lbFactory;
     bool m_lbSet{false};
+    ObjectFactory m_psFactory;
+    bool m_psSet{false};
     Ipv4Address m_network;
     Ipv4Mask m_mask;
     uint32_t m_nextHost{1};
@@ -195,6 +209,16 @@ RdmaHelper::SetLoadBalancer(const std::string& typeId, Args&&... args)
         CheckTypeId(typeId, TypeId::LookupByName("ns3::RdmaLoadBalancer"), "load balancer"));
     m_lbFactory.Set(std::forward<Args>(args)...);
     m_lbSet = true;
+}
+
+template <typename... Args>
+void
+RdmaHelper::SetPathSelector(const std::string& typeId, Args&&... args)
+{
+    m_psFactory.SetTypeId(
+        CheckTypeId(typeId, TypeId::LookupByName("ns3::RdmaPathSelector"), "path selector"));
+    m_psFactory.Set(std::forward<Args>(args)...);
+    m_psSet = true;
 }
 
 } // namespace ns3

@@ -8,6 +8,8 @@
 #include "rdma-fixed-rate-congestion-control.h"
 #include "rdma-go-back-n-loss-recovery.h"
 #include "rdma-net-device.h"
+#include "rdma-path-selector.h"
+#include "rdma-qp-path-selector.h"
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
@@ -93,6 +95,13 @@ RdmaNic::GetTypeId()
                           TypeIdValue(RdmaGoBackNLossRecovery::GetTypeId()),
                           MakeTypeIdAccessor(&RdmaNic::m_lrTypeId),
                           MakeTypeIdChecker())
+            .AddAttribute("PathSelector",
+                          "TypeId of the host-side path selection (a subclass of "
+                          "ns3::RdmaPathSelector): which port and UDP source port each data "
+                          "packet takes. Used when no instance is set.",
+                          TypeIdValue(RdmaQpPathSelector::GetTypeId()),
+                          MakeTypeIdAccessor(&RdmaNic::m_pathSelectorTypeId),
+                          MakeTypeIdChecker())
             .AddTraceSource("RxDiscard",
                             "A received packet the NIC could not use (unknown QP, not "
                             "RoCEv2, wrong address), with the reason.",
@@ -122,15 +131,17 @@ void
 RdmaNic::DoDispose()
 {
     m_pacerEvent.Cancel();
+    m_kickEvent.Cancel();
     for (auto& qp : m_qps)
     {
         qp->Dispose();
     }
     m_qps.clear();
-    m_device = nullptr;
+    m_ports.clear();
     m_node = nullptr;
     m_ccPrototype = nullptr;
     m_lrPrototype = nullptr;
+    m_pathSelector = nullptr;
     Object::DoDispose();
 }
 
@@ -138,19 +149,96 @@ void
 RdmaNic::SetDevice(Ptr<RdmaNetDevice> device)
 {
     NS_LOG_FUNCTION(this << device);
-    NS_ABORT_MSG_IF(!device, "RdmaNic::SetDevice: null device");
-    NS_ABORT_MSG_IF(m_device, "RdmaNic already has a port; one NIC drives one RdmaNetDevice");
-    m_device = device;
-    m_node = device->GetNode();
-    NS_ABORT_MSG_IF(!m_node, "RdmaNic::SetDevice: the device is not on a node");
-    m_device->SetTxPullCallback(MakeCallback(&RdmaNic::PullPacket, this));
-    m_device->SetRdmaReceiveCallback(MakeCallback(&RdmaNic::Receive, this));
+    NS_ABORT_MSG_IF(!m_ports.empty(),
+                    "RdmaNic::SetDevice: the NIC already has a port; use AddDevice for more");
+    AddDevice(device);
+}
+
+uint32_t
+RdmaNic::AddDevice(Ptr<RdmaNetDevice> device)
+{
+    NS_LOG_FUNCTION(this << device);
+    NS_ABORT_MSG_IF(!device, "RdmaNic::AddDevice: null device");
+    Ptr<Node> node = device->GetNode();
+    NS_ABORT_MSG_IF(!node, "RdmaNic::AddDevice: the device is not on a node");
+    NS_ABORT_MSG_IF(m_node && node != m_node,
+                    "RdmaNic::AddDevice: the device is on node "
+                        << node->GetId() << ", the NIC's other ports on node " << m_node->GetId());
+    for (const auto& d : m_ports)
+    {
+        NS_ABORT_MSG_IF(d == device, "RdmaNic::AddDevice: the device is already a port");
+    }
+    NS_ABORT_MSG_IF(!m_ports.empty() && device->GetDataRate() != m_ports[0]->GetDataRate(),
+                    "RdmaNic::AddDevice: port " << m_ports.size() << " of node " << node->GetId()
+                                                << " runs at " << device->GetDataRate()
+                                                << ", port 0 at " << m_ports[0]->GetDataRate()
+                                                << "; all ports of a NIC need the same rate");
+    NS_ABORT_MSG_IF(!m_qps.empty(),
+                    "RdmaNic::AddDevice on node "
+                        << node->GetId()
+                        << " after queue pairs were created; attach every port first");
+    m_node = node;
+    const uint32_t port = static_cast<uint32_t>(m_ports.size());
+    m_ports.push_back(device);
+    m_rrNext.push_back(0);
+    m_portDataPackets.push_back(0);
+    device->SetTxPullCallback(MakeCallback(&RdmaNic::PullPacket, this, port));
+    device->SetRdmaReceiveCallback(MakeCallback(&RdmaNic::Receive, this, port));
+    return port;
 }
 
 Ptr<RdmaNetDevice>
 RdmaNic::GetDevice() const
 {
-    return m_device;
+    return m_ports.empty() ? nullptr : m_ports[0];
+}
+
+Ptr<RdmaNetDevice>
+RdmaNic::GetDevice(uint32_t i) const
+{
+    NS_ABORT_MSG_IF(i >= m_ports.size(),
+                    "RdmaNic port index " << i << " out of range 0.." << m_ports.size());
+    return m_ports[i];
+}
+
+uint32_t
+RdmaNic::GetNDevices() const
+{
+    return static_cast<uint32_t>(m_ports.size());
+}
+
+uint64_t
+RdmaNic::GetDataPacketsSent(uint32_t i) const
+{
+    NS_ABORT_MSG_IF(i >= m_ports.size(),
+                    "RdmaNic port index " << i << " out of range 0.." << m_ports.size());
+    return m_portDataPackets[i];
+}
+
+void
+RdmaNic::SetPathSelector(Ptr<RdmaPathSelector> selector)
+{
+    NS_ABORT_MSG_IF(!selector, "RdmaNic::SetPathSelector: null selector");
+    NS_ABORT_MSG_IF(!m_qps.empty(),
+                    "RdmaNic::SetPathSelector after queue pairs were created; set it first");
+    m_pathSelector = selector;
+    m_spreads = selector->SpreadsQueuePairs();
+    m_variesEntropy = selector->VariesSourcePort();
+}
+
+Ptr<RdmaPathSelector>
+RdmaNic::GetPathSelector()
+{
+    if (!m_pathSelector)
+    {
+        ObjectFactory f(m_pathSelectorTypeId.GetName());
+        Ptr<RdmaPathSelector> selector = f.Create<RdmaPathSelector>();
+        NS_ABORT_MSG_IF(!selector,
+                        "ns3::RdmaNic::PathSelector " << m_pathSelectorTypeId.GetName()
+                                                      << " is not an RdmaPathSelector");
+        SetPathSelector(selector);
+    }
+    return m_pathSelector;
 }
 
 Ptr<Node>
@@ -216,13 +304,17 @@ RdmaNic::SetQueuePairFactory(const ObjectFactory& factory)
 Ptr<RdmaQueuePair>
 RdmaNic::CreateQueuePair()
 {
-    NS_ABORT_MSG_IF(!m_device, "RdmaNic::CreateQueuePair before SetDevice");
+    NS_ABORT_MSG_IF(m_ports.empty(), "RdmaNic::CreateQueuePair before SetDevice");
     const uint32_t headerBytes = 20 + 8 + 12 + 16 + 4; // IPv4, UDP, BTH, RETH, ICRC
-    NS_ABORT_MSG_IF(m_mtu + headerBytes + 3 > m_device->GetMtu(),
-                    "RdmaNic::Mtu " << m_mtu << " plus " << headerBytes
-                                    << " header bytes exceeds the port's IP MTU "
-                                    << m_device->GetMtu()
-                                    << "; lower Mtu or raise ns3::RdmaNetDevice::Mtu");
+    for (const auto& d : m_ports)
+    {
+        NS_ABORT_MSG_IF(m_mtu + headerBytes + 3 > d->GetMtu(),
+                        "RdmaNic::Mtu " << m_mtu << " plus " << headerBytes
+                                        << " header bytes exceeds the port's IP MTU "
+                                        << d->GetMtu()
+                                        << "; lower Mtu or raise ns3::RdmaNetDevice::Mtu");
+    }
+    GetPathSelector();
     if (!m_ccPrototype)
     {
         ObjectFactory f(m_ccTypeId.GetName());
@@ -241,9 +333,13 @@ RdmaNic::CreateQueuePair()
     }
     const uint32_t qpn = FIRST_QPN + static_cast<uint32_t>(m_qps.size());
     Ptr<RdmaQueuePair> qp = m_qpFactory.Create<RdmaQueuePair>();
+    // A queue pair spread over the ports may send at their sum.
+    const DataRate portRate = m_ports[0]->GetDataRate();
+    const DataRate lineRate =
+        m_spreads ? DataRate(portRate.GetBitRate() * m_ports.size()) : portRate;
     qp->Setup(qpn,
               m_address,
-              m_device->GetDataRate(),
+              lineRate,
               GetQpParameters(),
               m_ccPrototype->Fork(),
               m_lrPrototype->Fork(),
@@ -285,14 +381,19 @@ RdmaNic::GetRxDiscards() const
 }
 
 Ptr<Packet>
-RdmaNic::PullPacket(uint8_t pausedMask, uint8_t* cls)
+RdmaNic::PullPacket(uint32_t port, uint8_t pausedMask, uint8_t* cls)
 {
+    if (m_ports.size() > 1)
+    {
+        return PullPacketMultiPort(port, pausedMask, cls);
+    }
     const std::size_t n = m_qps.size();
     const Time now = Simulator::Now();
     Time earliest = Time::Max();
+    std::size_t& rrNext = m_rrNext[0];
     for (std::size_t k = 0; k < n; ++k)
     {
-        const std::size_t i = (m_rrNext + k) % n;
+        const std::size_t i = (rrNext + k) % n;
         RdmaQueuePair* qp = PeekPointer(m_qps[i]);
         if (!qp->HasDataToSend() || (pausedMask & (1u << qp->GetTrafficClass())))
         {
@@ -304,38 +405,129 @@ RdmaNic::PullPacket(uint8_t pausedMask, uint8_t* cls)
             earliest = std::min(earliest, t);
             continue;
         }
-        m_rrNext = (i + 1) % n;
+        rrNext = (i + 1) % n;
         *cls = qp->GetTrafficClass();
-        return qp->GetNextPacket();
+        ++m_portDataPackets[0];
+        return m_variesEntropy ? qp->GetNextPacket(m_pathSelector->SelectSourcePort(*qp, 1))
+                               : qp->GetNextPacket();
     }
+    ArmPacer(earliest, now);
+    return nullptr;
+}
+
+Ptr<Packet>
+RdmaNic::PullPacketMultiPort(uint32_t port, uint8_t pausedMask, uint8_t* cls)
+{
+    const std::size_t n = m_qps.size();
+    const uint32_t nPorts = static_cast<uint32_t>(m_ports.size());
+    const Time now = Simulator::Now();
+    Time earliest = Time::Max();
+    bool kick = false;
+    std::size_t& rrNext = m_rrNext[port];
+    for (std::size_t k = 0; k < n; ++k)
+    {
+        const std::size_t i = (rrNext + k) % n;
+        RdmaQueuePair* qp = PeekPointer(m_qps[i]);
+        const uint8_t qpClass = qp->GetTrafficClass();
+        if (!qp->HasDataToSend() || (pausedMask & (1u << qpClass)))
+        {
+            continue;
+        }
+        const Time t = qp->GetNextSendTime();
+        if (t > now)
+        {
+            earliest = std::min(earliest, t);
+            continue;
+        }
+        const uint32_t wanted = m_pathSelector->SelectPort(*qp, nPorts);
+        if (wanted != RdmaPathSelector::ANY_PORT && wanted != port)
+        {
+            NS_ABORT_MSG_IF(wanted >= nPorts,
+                            "path selector chose port " << wanted << " of a NIC with " << nPorts
+                                                        << " ports");
+            // Ready for another port that is idle and may send its class: wake it.
+            kick = kick ||
+                   (!m_ports[wanted]->IsBusy() && !m_ports[wanted]->IsClassPaused(qpClass));
+            continue;
+        }
+        rrNext = (i + 1) % n;
+        *cls = qpClass;
+        ++m_portDataPackets[port];
+        Ptr<Packet> p = m_variesEntropy
+                            ? qp->GetNextPacket(m_pathSelector->SelectSourcePort(*qp, nPorts))
+                            : qp->GetNextPacket();
+        // The queue pair's next packet may be for a port that is idle now.
+        for (uint32_t other = 0; other < nPorts; ++other)
+        {
+            if (other != port && !m_ports[other]->IsBusy())
+            {
+                ScheduleKick();
+                break;
+            }
+        }
+        return p;
+    }
+    if (kick)
+    {
+        ScheduleKick();
+    }
+    ArmPacer(earliest, now);
+    return nullptr;
+}
+
+void
+RdmaNic::ArmPacer(Time earliest, Time now)
+{
     if (earliest != Time::Max() &&
         (!m_pacerEvent.IsRunning() || Simulator::GetDelayLeft(m_pacerEvent) > earliest - now))
     {
         m_pacerEvent.Cancel();
         m_pacerEvent = Simulator::Schedule(earliest - now, &RdmaNic::PacerExpired, this);
     }
-    return nullptr;
+}
+
+void
+RdmaNic::ScheduleKick()
+{
+    if (!m_kickEvent.IsRunning())
+    {
+        m_kickEvent = Simulator::ScheduleNow(&RdmaNic::KickIdlePorts, this);
+    }
+}
+
+void
+RdmaNic::KickIdlePorts()
+{
+    for (const auto& d : m_ports)
+    {
+        if (!d->IsBusy())
+        {
+            d->TriggerTransmit();
+        }
+    }
 }
 
 void
 RdmaNic::PacerExpired()
 {
-    m_device->TriggerTransmit();
+    if (m_ports.size() == 1)
+    {
+        m_ports[0]->TriggerTransmit();
+        return;
+    }
+    KickIdlePorts();
 }
 
 void
 RdmaNic::NotifyTxReady()
 {
-    if (m_device && !m_device->IsBusy())
-    {
-        m_device->TriggerTransmit();
-    }
+    KickIdlePorts();
 }
 
 void
 RdmaNic::SendControl(Ptr<Packet> packet, uint8_t cls)
 {
-    m_device->Enqueue(packet, cls);
+    m_ports[m_controlPort]->Enqueue(packet, cls);
 }
 
 void
@@ -347,8 +539,9 @@ RdmaNic::DiscardRx(Ptr<const Packet> packet, const char* reason)
 }
 
 void
-RdmaNic::Receive(Ptr<RdmaNetDevice> /* device */, Ptr<Packet> p)
+RdmaNic::Receive(uint32_t port, Ptr<RdmaNetDevice> /* device */, Ptr<Packet> p)
 {
+    m_controlPort = port; // ACKs, NAKs and CNPs it triggers leave through the same port
     Ptr<const Packet> packet = p; // for discard traces
     // IPv4 and UDP are read from the raw bytes (no Header objects on the per-packet path);
     // the RoCEv2 headers below are parsed with their ns-3 Header classes.

@@ -22,18 +22,28 @@ class Node;
 class RdmaNetDevice;
 class RdmaCongestionControl;
 class RdmaLossRecovery;
+class RdmaPathSelector;
 
 /**
  * \ingroup rdma
- * \brief A RoCEv2 NIC: one Ethernet port, an IPv4 address, and reliable-connected queue
- * pairs with a verbs-like API.
+ * \brief A RoCEv2 NIC: one or more Ethernet ports, an IPv4 address, and reliable-connected
+ * queue pairs with a verbs-like API.
  *
- * The NIC owns the transmit arbitration of its port: when the port is idle and has no
+ * The NIC owns the transmit arbitration of its ports: when a port is idle and has no
  * ACK/NAK/CNP queued, it offers the next packet of the queue pairs in round-robin order,
- * skipping queue pairs whose traffic class is paused by PFC, whose pacer (the congestion
- * control's rate) has not expired, or whose window is full. Received RoCEv2 packets are
- * demultiplexed by the BTH destination QP. The responder is modelled as infinitely fast
- * (no receive-side buffer or PCIe limits).
+ * skipping queue pairs whose traffic class is paused by PFC on that port, whose pacer (the
+ * congestion control's rate) has not expired, or whose window is full. Received RoCEv2
+ * packets are demultiplexed by the BTH destination QP. The responder is modelled as
+ * infinitely fast (no receive-side buffer or PCIe limits).
+ *
+ * <b>Multi-port NICs</b> (multi-rail and multi-plane fabrics, scale-up pods): AddDevice
+ * attaches further ports; the NIC keeps one IPv4 address, reachable through every port
+ * (RdmaRoutingHelper routes each plane to the host's port on that plane). Which port each
+ * data packet takes, and with which UDP source port, is the choice of the NIC's
+ * RdmaPathSelector (attribute PathSelector; default RdmaQpPathSelector: one port per
+ * queue pair). If the selector spreads a queue pair over ports, the queue pair's line
+ * rate is the sum of the port rates. ACKs, NAKs and CNPs leave through the port the
+ * packet that triggered them arrived on. All ports must have the same rate.
  *
  * Congestion control and loss recovery are chosen by TypeId (CongestionControl and
  * LossRecovery attributes, or SetCongestionControl/SetLossRecovery with a configured
@@ -55,12 +65,37 @@ class RdmaNic : public Object
     ~RdmaNic() override;
 
     /**
-     * Attach the NIC to its node's port.
+     * Attach the NIC to its node's (first) port; the same as AddDevice on a NIC without
+     * ports.
      * \param device the port
      */
     void SetDevice(Ptr<RdmaNetDevice> device);
-    /// \return the port
+    /**
+     * Attach one more port (multi-port NIC). All ports must be on the NIC's node and have
+     * the same data rate.
+     * \param device the port
+     * \return its port index
+     */
+    uint32_t AddDevice(Ptr<RdmaNetDevice> device);
+    /// \return the first port
     Ptr<RdmaNetDevice> GetDevice() const;
+    /**
+     * \param i port index, 0 .. GetNDevices()-1
+     * \return the port
+     */
+    Ptr<RdmaNetDevice> GetDevice(uint32_t i) const;
+    /// \return number of ports
+    uint32_t GetNDevices() const;
+    /**
+     * \param i port index
+     * \return data packets (first transmissions and retransmissions) sent on the port
+     */
+    uint64_t GetDataPacketsSent(uint32_t i) const;
+
+    /// \param selector the host-side path selection policy (one instance per NIC)
+    void SetPathSelector(Ptr<RdmaPathSelector> selector);
+    /// \return the path selection policy (created from the PathSelector attribute if unset)
+    Ptr<RdmaPathSelector> GetPathSelector();
     /// \return the node
     Ptr<Node> GetNode() const;
 
@@ -118,27 +153,42 @@ class RdmaNic : public Object
     /// First QPN handed out (QP0/QP1 are reserved for management by the IBTA).
     static constexpr uint32_t FIRST_QPN = 2;
 
-    /// The port asks for the next data packet.
-    Ptr<Packet> PullPacket(uint8_t pausedMask, uint8_t* cls);
-    /// A queue pair may have become eligible: wake the port if idle.
+    /// Port `port` asks for the next data packet.
+    Ptr<Packet> PullPacket(uint32_t port, uint8_t pausedMask, uint8_t* cls);
+    /// Multi-port: choose among the queue pairs for port `port`.
+    Ptr<Packet> PullPacketMultiPort(uint32_t port, uint8_t pausedMask, uint8_t* cls);
+    /// A queue pair may have become eligible: wake the idle ports.
     void NotifyTxReady();
     /// Pacer wake-up.
     void PacerExpired();
-    /// Queue an ACK/NAK/CNP on the port.
+    /// Wake every idle port (multi-port: a queue pair's next packet may want another one).
+    void KickIdlePorts();
+    /// Schedule KickIdlePorts now unless one is pending.
+    void ScheduleKick();
+    /// Arm the pacer for the earliest time a queue pair may send.
+    void ArmPacer(Time earliest, Time now);
+    /// Queue an ACK/NAK/CNP on the port the current packet arrived on.
     void SendControl(Ptr<Packet> packet, uint8_t cls);
     /// Port receive handler (the port's RdmaReceiveCallback); the packet is ours to parse.
-    void Receive(Ptr<RdmaNetDevice> device, Ptr<Packet> packet);
+    void Receive(uint32_t port, Ptr<RdmaNetDevice> device, Ptr<Packet> packet);
     /// Count and trace a received packet the NIC cannot use.
     void DiscardRx(Ptr<const Packet> packet, const char* reason);
     /// \return the NIC-wide settings passed to queue pairs
     RdmaQpParameters GetQpParameters() const;
 
     Ptr<Node> m_node;
-    Ptr<RdmaNetDevice> m_device;
+    std::vector<Ptr<RdmaNetDevice>> m_ports;
+    std::vector<std::size_t> m_rrNext;       //!< per port: queue pair to offer first
+    std::vector<uint64_t> m_portDataPackets; //!< per port: data packets sent
+    uint32_t m_controlPort{0};               //!< port of the packet being received
     Ipv4Address m_address;
     std::vector<Ptr<RdmaQueuePair>> m_qps; //!< indexed by QPN - FIRST_QPN
-    std::size_t m_rrNext{0};
     EventId m_pacerEvent;
+    EventId m_kickEvent;
+    TypeId m_pathSelectorTypeId;
+    Ptr<RdmaPathSelector> m_pathSelector;
+    bool m_spreads{false};        //!< m_pathSelector->SpreadsQueuePairs(), cached
+    bool m_variesEntropy{false};  //!< m_pathSelector->VariesSourcePort(), cached
     uint64_t m_rxDiscards{0};
 
     TypeId m_ccTypeId;

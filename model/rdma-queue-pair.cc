@@ -253,6 +253,18 @@ RdmaQueuePair::GetRemoteAddress() const
     return m_remoteAddress;
 }
 
+Ipv4Address
+RdmaQueuePair::GetLocalAddress() const
+{
+    return m_localAddress;
+}
+
+uint32_t
+RdmaQueuePair::GetMtu() const
+{
+    return m_params.mtu;
+}
+
 uint8_t
 RdmaQueuePair::GetTrafficClass() const
 {
@@ -306,7 +318,7 @@ RdmaQueuePair::PsnToSeq(uint32_t psn, uint64_t reference) const
 }
 
 std::size_t
-RdmaQueuePair::FindMessage(uint64_t seq)
+RdmaQueuePair::FindMessage(uint64_t seq) const
 {
     if (m_cursor < m_txMessages.size())
     {
@@ -326,10 +338,13 @@ RdmaQueuePair::FindMessage(uint64_t seq)
 }
 
 void
-RdmaQueuePair::AddTransportHeaders(Ptr<Packet> p, uint8_t dscp, uint8_t ecn) const
+RdmaQueuePair::AddTransportHeaders(Ptr<Packet> p,
+                                   uint8_t dscp,
+                                   uint8_t ecn,
+                                   uint16_t sourcePort) const
 {
     UdpHeader udp;
-    udp.SetSourcePort(m_sourcePort);
+    udp.SetSourcePort(sourcePort);
     udp.SetDestinationPort(ROCEV2_PORT);
     p->AddHeader(udp);
 
@@ -349,6 +364,23 @@ RdmaQueuePair::AddTransportHeaders(Ptr<Packet> p, uint8_t dscp, uint8_t ecn) con
 
 Ptr<Packet>
 RdmaQueuePair::GetNextPacket()
+{
+    return GetNextPacket(m_sourcePort);
+}
+
+uint64_t
+RdmaQueuePair::GetNextPacketAddress() const
+{
+    uint64_t seq = 0;
+    const bool any = m_lr->GetNextSequence(m_rs, seq);
+    NS_ASSERT_MSG(any, "GetNextPacketAddress without a packet to send");
+    const TxMessage& m = m_txMessages[FindMessage(seq)];
+    const uint64_t offset = (seq - m.firstSeq) * m_params.mtu;
+    return m.wr.opcode == RdmaWorkRequest::WRITE ? m.wr.remoteAddress + offset : offset;
+}
+
+Ptr<Packet>
+RdmaQueuePair::GetNextPacket(uint16_t sourcePort)
 {
     uint64_t seq = 0;
     const bool any = m_lr->GetNextSequence(m_rs, seq);
@@ -410,7 +442,8 @@ RdmaQueuePair::GetNextPacket()
     p->AddHeader(bth);
     AddTransportHeaders(p,
                         m_dscp,
-                        m_params.ecnCapable ? Ipv4Header::ECN_ECT0 : Ipv4Header::ECN_NotECT);
+                        m_params.ecnCapable ? Ipv4Header::ECN_ECT0 : Ipv4Header::ECN_NotECT,
+                        sourcePort);
 
     const bool retransmission = seq < m_rs.highestSent;
     ++m_packetsSent;
@@ -869,7 +902,7 @@ RdmaQueuePair::SendAck(uint64_t seq, uint8_t syndrome, const RdmaSackHeader* sac
     bth.SetPsn(SeqToPsn(seq));
     p->AddHeader(bth);
     const uint8_t dscp = m_params.ackDscp < 0 ? m_dscp : static_cast<uint8_t>(m_params.ackDscp);
-    AddTransportHeaders(p, dscp, Ipv4Header::ECN_NotECT);
+    AddTransportHeaders(p, dscp, Ipv4Header::ECN_NotECT, m_sourcePort);
     m_sendControl(p, dscp >> 3);
 }
 
@@ -888,7 +921,7 @@ RdmaQueuePair::SendCnp()
     bth.SetDestQp(m_remoteQpn);
     bth.SetPsn(0);
     p->AddHeader(bth);
-    AddTransportHeaders(p, m_params.cnpDscp, Ipv4Header::ECN_NotECT);
+    AddTransportHeaders(p, m_params.cnpDscp, Ipv4Header::ECN_NotECT, m_sourcePort);
     m_sendControl(p, m_params.cnpDscp >> 3);
 }
 

@@ -150,6 +150,10 @@ class RdmaQueuePair : public Object
     uint32_t GetRemoteQpn() const;
     /// \return the remote NIC's address
     Ipv4Address GetRemoteAddress() const;
+    /// \return the local NIC's address
+    Ipv4Address GetLocalAddress() const;
+    /// \return the path MTU: payload bytes per packet
+    uint32_t GetMtu() const;
     /// \return the traffic class of the queue pair's data (DSCP >> 3)
     uint8_t GetTrafficClass() const;
     /// \return the UDP source port (ECMP entropy)
@@ -165,6 +169,20 @@ class RdmaQueuePair : public Object
      * \return the IPv4 packet
      */
     Ptr<Packet> GetNextPacket();
+    /**
+     * As GetNextPacket, with a given UDP source port (a host-side path selector's entropy)
+     * instead of the queue pair's own.
+     * \param sourcePort the UDP source port of this packet
+     * \return the IPv4 packet
+     */
+    Ptr<Packet> GetNextPacket(uint16_t sourcePort);
+    /**
+     * The remote memory address the next data packet targets: for a WRITE the virtual
+     * address of its first byte, for a SEND its byte offset in the message. Only call when
+     * HasDataToSend(). Used by address-interleaved path selection.
+     * \return the address
+     */
+    uint64_t GetNextPacketAddress() const;
 
     /**
      * A data packet for this queue pair arrived (responder side).
@@ -263,7 +281,7 @@ class RdmaQueuePair : public Object
     };
 
     /// \return index in m_txMessages of the message holding seq
-    std::size_t FindMessage(uint64_t seq);
+    std::size_t FindMessage(uint64_t seq) const;
     /**
      * Advance sndUna to newUna, completing finished work requests.
      * \param newUna the new cumulative acknowledgement point
@@ -291,7 +309,7 @@ class RdmaQueuePair : public Object
     /// Build and send a CNP.
     void SendCnp();
     /// Add UDP and IPv4 headers.
-    void AddTransportHeaders(Ptr<Packet> p, uint8_t dscp, uint8_t ecn) const;
+    void AddTransportHeaders(Ptr<Packet> p, uint8_t dscp, uint8_t ecn, uint16_t sourcePort) const;
     /// Remember the send time of a sequence for RTT samples.
     void RecordSendTime(uint64_t seq);
     /// The congestion control changed the rate on its own: re-pace, wake the NIC.
@@ -321,7 +339,7 @@ class RdmaQueuePair : public Object
     RdmaCcState m_ccState;
     RdmaRecoveryState m_rs;
     std::deque<TxMessage> m_txMessages;
-    std::size_t m_cursor{0};
+    mutable std::size_t m_cursor{0}; //!< FindMessage's last answer (a cache)
     uint32_t m_nextSendMsn{0}; //!< SEND message sequence number of the next SEND posted
     Time m_nextSendTime;
     Time m_lastTxTime;             //!< when the last data packet was sent (pacing)

@@ -1,0 +1,68 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "rdma-qp-path-selector.h"
+
+#include "rdma-queue-pair.h"
+
+#include "ns3/log.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RdmaQpPathSelector");
+
+NS_OBJECT_ENSURE_REGISTERED(RdmaQpPathSelector);
+
+TypeId
+RdmaQpPathSelector::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::RdmaQpPathSelector")
+                            .SetParent<RdmaPathSelector>()
+                            .SetGroupName("Rdma")
+                            .AddConstructor<RdmaQpPathSelector>();
+    return tid;
+}
+
+RdmaQpPathSelector::RdmaQpPathSelector()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+RdmaQpPathSelector::~RdmaQpPathSelector()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+bool
+RdmaQpPathSelector::SpreadsQueuePairs() const
+{
+    return false;
+}
+
+uint32_t
+RdmaQpPathSelector::PortOf(uint32_t localAddress,
+                           uint32_t remoteAddress,
+                           uint16_t sourcePort,
+                           uint32_t nPorts)
+{
+    uint64_t h = ((uint64_t(localAddress) << 32) | remoteAddress) ^
+                 (uint64_t(sourcePort) * 0x9e3779b97f4a7c15ULL);
+    h ^= h >> 30;
+    h *= 0xbf58476d1ce4e5b9ULL;
+    h ^= h >> 27;
+    h *= 0x94d049bb133111ebULL;
+    h ^= h >> 31;
+    return static_cast<uint32_t>(((h >> 32) * uint64_t(nPorts)) >> 32);
+}
+
+uint32_t
+RdmaQpPathSelector::SelectPort(const RdmaQueuePair& qp, uint32_t nPorts)
+{
+    return PortOf(qp.GetLocalAddress().Get(),
+                  qp.GetRemoteAddress().Get(),
+                  qp.GetSourcePort(),
+                  nPorts);
+}
+
+} // namespace ns3
