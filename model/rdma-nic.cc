@@ -30,6 +30,9 @@ namespace
 {
 /// IPv4 header without options (20) and UDP header (8).
 constexpr uint32_t IPV4_UDP_BYTES = 28;
+/// Bytes parsed from every received packet: IPv4, UDP, BTH (12) and an AETH (4) or the
+/// first bytes of whatever follows the BTH (every RoCEv2 packet has at least a 4-byte ICRC).
+constexpr uint32_t ROCE_PARSE_BYTES = IPV4_UDP_BYTES + 12 + 4;
 } // namespace
 
 NS_OBJECT_ENSURE_REGISTERED(RdmaNic);
@@ -545,8 +548,10 @@ RdmaNic::Receive(uint32_t port, Ptr<RdmaNetDevice> /* device */, Ptr<Packet> p)
     Ptr<const Packet> packet = p; // for discard traces
     // IPv4 and UDP are read from the raw bytes (no Header objects on the per-packet path);
     // the RoCEv2 headers below are parsed with their ns-3 Header classes.
-    uint8_t raw[IPV4_UDP_BYTES];
-    if (p->CopyData(raw, IPV4_UDP_BYTES) < IPV4_UDP_BYTES || (raw[0] >> 4) != 4)
+    // IPv4, UDP, BTH and (for ACKs) the AETH in one copy; every RoCEv2 packet is longer.
+    uint8_t raw[ROCE_PARSE_BYTES];
+    const uint32_t copied = p->CopyData(raw, ROCE_PARSE_BYTES);
+    if (copied < IPV4_UDP_BYTES || (raw[0] >> 4) != 4)
     {
         DiscardRx(packet, "not an IPv4 packet");
         return;
@@ -571,9 +576,26 @@ RdmaNic::Receive(uint32_t port, Ptr<RdmaNetDevice> /* device */, Ptr<Packet> p)
         DiscardRx(packet, "UDP destination port is not 4791 (RoCEv2)");
         return;
     }
-    p->RemoveAtStart(IPV4_UDP_BYTES);
+    if (copied < ROCE_PARSE_BYTES)
+    {
+        DiscardRx(packet, "too short for a BTH and its extension");
+        return;
+    }
+    // The BTH from its bytes (IBTA vol. 1 §9.2), as RdmaBthHeader::Deserialize reads it.
+    const uint8_t* b = raw + IPV4_UDP_BYTES;
     RdmaBthHeader bth;
-    p->RemoveHeader(bth);
+    bth.SetOpcode(b[0]);
+    bth.SetSolicitedEvent((b[1] & 0x80) != 0);
+    bth.SetMigReq((b[1] & 0x40) != 0);
+    bth.SetPadCount((b[1] >> 4) & 0x03);
+    bth.SetTransportVersion(b[1] & 0x0F);
+    bth.SetPartitionKey(static_cast<uint16_t>((b[2] << 8) | b[3]));
+    bth.SetFecn((b[4] & 0x80) != 0);
+    bth.SetBecn((b[4] & 0x40) != 0);
+    bth.SetDestQp((uint32_t(b[5]) << 16) | (uint32_t(b[6]) << 8) | b[7]);
+    bth.SetAckRequest((b[8] & 0x80) != 0);
+    bth.SetPsn((uint32_t(b[9]) << 16) | (uint32_t(b[10]) << 8) | b[11]);
+    p->RemoveAtStart(IPV4_UDP_BYTES + RdmaBthHeader::SIZE);
     Ptr<RdmaQueuePair> qp = GetQueuePair(bth.GetDestQp());
     if (!qp)
     {
@@ -583,8 +605,11 @@ RdmaNic::Receive(uint32_t port, Ptr<RdmaNetDevice> /* device */, Ptr<Packet> p)
     const uint8_t opcode = bth.GetOpcode();
     if (opcode == RC_ACKNOWLEDGE)
     {
+        const uint8_t* a = raw + IPV4_UDP_BYTES + RdmaBthHeader::SIZE;
         RdmaAethHeader aeth;
-        p->RemoveHeader(aeth);
+        aeth.SetSyndrome(a[0]);
+        aeth.SetMsn((uint32_t(a[1]) << 16) | (uint32_t(a[2]) << 8) | a[3]);
+        p->RemoveAtStart(RdmaAethHeader::SIZE);
         qp->ReceiveAck(bth, aeth, p); // p: SACK extension (if any) and ICRC
     }
     else if (opcode == CNP)

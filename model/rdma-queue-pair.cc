@@ -6,6 +6,7 @@
 #include "rdma-aeth-header.h"
 #include "rdma-bth-header.h"
 #include "rdma-congestion-control.h"
+#include "rdma-header-stack.h"
 #include "rdma-icrc-trailer.h"
 #include "rdma-net-device.h"
 #include "rdma-placement-header.h"
@@ -413,17 +414,19 @@ RdmaQueuePair::GetNextPacket(uint16_t sourcePort)
         opcode = write ? RC_WRITE_MIDDLE : RC_SEND_MIDDLE;
     }
 
-    Ptr<Packet> p = Create<Packet>(payload + pad);
-    p->AddTrailer(RdmaIcrcTrailer());
+    // Payload, pad and the ICRC (zero on the data path: see RdmaIcrcTrailer) are one
+    // zero-filled area; IPv4, UDP, BTH and RETH are written as bytes in one header.
+    Ptr<Packet> p = Create<Packet>(payload + pad + RdmaIcrcTrailer::SIZE);
+    RdmaHeaderStack stack;
+    stack.BeginRoce();
+    stack.AppendBth(opcode, pad, m_params.partitionKey, false, m_remoteQpn, last, SeqToPsn(seq));
     if (write && (first || m_selective))
     {
         // Out-of-order placement: a RETH in every WRITE packet, with the address of the
         // packet's own first byte (IRN, Mittal et al., SIGCOMM 2018).
-        RdmaRethHeader reth;
-        reth.SetVirtualAddress(m.wr.remoteAddress + index * m_params.mtu);
-        reth.SetRKey(m.wr.rkey);
-        reth.SetDmaLength(static_cast<uint32_t>(m.wr.length));
-        p->AddHeader(reth);
+        stack.AppendReth(m.wr.remoteAddress + index * m_params.mtu,
+                         m.wr.rkey,
+                         static_cast<uint32_t>(m.wr.length));
     }
     else if (!write && m_selective)
     {
@@ -432,18 +435,14 @@ RdmaQueuePair::GetNextPacket(uint16_t sourcePort)
         placement.SetOffset(static_cast<uint32_t>(index * m_params.mtu));
         p->AddHeader(placement);
     }
-    RdmaBthHeader bth;
-    bth.SetOpcode(opcode);
-    bth.SetPadCount(pad);
-    bth.SetPartitionKey(m_params.partitionKey);
-    bth.SetDestQp(m_remoteQpn);
-    bth.SetAckRequest(last);
-    bth.SetPsn(SeqToPsn(seq));
-    p->AddHeader(bth);
-    AddTransportHeaders(p,
+    stack.FinishIpv4Udp(m_localAddress,
+                        m_remoteAddress,
                         m_dscp,
                         m_params.ecnCapable ? Ipv4Header::ECN_ECT0 : Ipv4Header::ECN_NotECT,
-                        sourcePort);
+                        sourcePort,
+                        ROCEV2_PORT,
+                        p->GetSize());
+    p->AddHeader(stack);
 
     const bool retransmission = seq < m_rs.highestSent;
     ++m_packetsSent;
@@ -885,24 +884,32 @@ RdmaQueuePair::SendSackAck(uint64_t triggerSeq, bool duplicate)
 void
 RdmaQueuePair::SendAck(uint64_t seq, uint8_t syndrome, const RdmaSackHeader* sack)
 {
-    Ptr<Packet> p = Create<Packet>(0);
-    p->AddTrailer(RdmaIcrcTrailer());
+    // ICRC (zero) as a zero-filled area, the SACK extension if any, then IPv4, UDP, BTH
+    // and AETH as one run of bytes (RdmaHeaderStack).
+    Ptr<Packet> p = Create<Packet>(RdmaIcrcTrailer::SIZE);
     if (sack)
     {
         p->AddHeader(*sack);
     }
-    RdmaAethHeader aeth;
-    aeth.SetSyndrome(syndrome);
-    aeth.SetMsn(m_msn);
-    p->AddHeader(aeth);
-    RdmaBthHeader bth;
-    bth.SetOpcode(RC_ACKNOWLEDGE);
-    bth.SetPartitionKey(m_params.partitionKey);
-    bth.SetDestQp(m_remoteQpn);
-    bth.SetPsn(SeqToPsn(seq));
-    p->AddHeader(bth);
     const uint8_t dscp = m_params.ackDscp < 0 ? m_dscp : static_cast<uint8_t>(m_params.ackDscp);
-    AddTransportHeaders(p, dscp, Ipv4Header::ECN_NotECT, m_sourcePort);
+    RdmaHeaderStack stack;
+    stack.BeginRoce();
+    stack.AppendBth(RC_ACKNOWLEDGE,
+                    0,
+                    m_params.partitionKey,
+                    false,
+                    m_remoteQpn,
+                    false,
+                    SeqToPsn(seq));
+    stack.AppendAeth(syndrome, m_msn);
+    stack.FinishIpv4Udp(m_localAddress,
+                        m_remoteAddress,
+                        dscp,
+                        Ipv4Header::ECN_NotECT,
+                        m_sourcePort,
+                        ROCEV2_PORT,
+                        p->GetSize());
+    p->AddHeader(stack);
     m_sendControl(p, dscp >> 3);
 }
 

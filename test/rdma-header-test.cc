@@ -11,6 +11,7 @@
 #include "ns3/pfc-pause-header.h"
 #include "ns3/rdma-aeth-header.h"
 #include "ns3/rdma-bth-header.h"
+#include "ns3/rdma-header-stack.h"
 #include "ns3/rdma-icrc-trailer.h"
 #include "ns3/rdma-reth-header.h"
 #include "ns3/udp-header.h"
@@ -635,4 +636,185 @@ TEST(RdmaHeaderDeathTest, PfcAbortsOnBadClass)
     EXPECT_DEATH(pfc.SetQuanta(8, 1), "class 8 out of range");
     EXPECT_DEATH(pfc.GetQuanta(9), "class 9 out of range");
     EXPECT_DEATH(pfc.IsClassEnabled(8), "class 8 out of range");
+}
+
+namespace
+{
+/// \return the bytes of a packet
+std::vector<uint8_t>
+BytesOf(Ptr<const Packet> p)
+{
+    std::vector<uint8_t> v(p->GetSize());
+    p->CopyData(v.data(), v.size());
+    return v;
+}
+
+/// A RoCEv2 packet built header by header with the ns-3 header classes, as the queue pair
+/// built them before RdmaHeaderStack: the reference the stack must reproduce byte for byte.
+Ptr<Packet>
+BuildWithHeaderClasses(uint32_t payload,
+                       uint8_t opcode,
+                       uint32_t psn,
+                       bool reth,
+                       bool aeth,
+                       uint8_t dscp,
+                       uint8_t ecn)
+{
+    Ptr<Packet> p = Create<Packet>(payload);
+    p->AddTrailer(RdmaIcrcTrailer());
+    if (aeth)
+    {
+        RdmaAethHeader a;
+        a.SetSyndrome(RdmaAethHeader::NakSyndrome(RdmaAethHeader::NAK_PSN_SEQUENCE_ERROR));
+        a.SetMsn(0xABCDEF);
+        p->AddHeader(a);
+    }
+    if (reth)
+    {
+        RdmaRethHeader r;
+        r.SetVirtualAddress(0x0123456789ABCDEFULL);
+        r.SetRKey(0xDEADBEEF);
+        r.SetDmaLength(1u << 20);
+        p->AddHeader(r);
+    }
+    RdmaBthHeader bth;
+    bth.SetOpcode(opcode);
+    bth.SetPadCount(static_cast<uint8_t>((4 - payload % 4) % 4));
+    bth.SetPartitionKey(0xFFFF);
+    bth.SetDestQp(0x123456);
+    bth.SetAckRequest(true);
+    bth.SetPsn(psn);
+    p->AddHeader(bth);
+    UdpHeader udp;
+    udp.SetSourcePort(0xC123);
+    udp.SetDestinationPort(4791);
+    p->AddHeader(udp);
+    Ipv4Header ip;
+    ip.SetSource(Ipv4Address("10.0.0.1"));
+    ip.SetDestination(Ipv4Address("10.0.3.200"));
+    ip.SetProtocol(17);
+    ip.SetPayloadSize(p->GetSize());
+    ip.SetTtl(64);
+    ip.SetDontFragment();
+    ip.SetIdentification(0);
+    ip.SetDscp(static_cast<Ipv4Header::DscpType>(dscp));
+    ip.SetEcn(static_cast<Ipv4Header::EcnType>(ecn));
+    ip.EnableChecksum();
+    p->AddHeader(ip);
+    return p;
+}
+
+/// The same packet through RdmaHeaderStack.
+Ptr<Packet>
+BuildWithStack(uint32_t payload,
+               uint8_t opcode,
+               uint32_t psn,
+               bool reth,
+               bool aeth,
+               uint8_t dscp,
+               uint8_t ecn)
+{
+    Ptr<Packet> p = Create<Packet>(payload + RdmaIcrcTrailer::SIZE);
+    RdmaHeaderStack s;
+    s.BeginRoce();
+    s.AppendBth(opcode,
+                static_cast<uint8_t>((4 - payload % 4) % 4),
+                0xFFFF,
+                false,
+                0x123456,
+                true,
+                psn);
+    if (reth)
+    {
+        s.AppendReth(0x0123456789ABCDEFULL, 0xDEADBEEF, 1u << 20);
+    }
+    if (aeth)
+    {
+        s.AppendAeth(RdmaAethHeader::NakSyndrome(RdmaAethHeader::NAK_PSN_SEQUENCE_ERROR),
+                     0xABCDEF);
+    }
+    s.FinishIpv4Udp(Ipv4Address("10.0.0.1"),
+                    Ipv4Address("10.0.3.200"),
+                    dscp,
+                    ecn,
+                    0xC123,
+                    4791,
+                    p->GetSize());
+    p->AddHeader(s);
+    return p;
+}
+} // namespace
+
+// The fast header path must put exactly the bytes of the header classes on the wire: data
+// packets with and without RETH, ACK/NAK with AETH, odd payloads (pad), every ECN value and
+// several DSCPs (the IPv4 checksum changes with each).
+TEST(RdmaHeader, HeaderStackMatchesHeaderClassesByteForByte)
+{
+    struct Case
+    {
+        uint32_t payload;
+        uint8_t opcode;
+        bool reth;
+        bool aeth;
+    };
+    const Case cases[] = {{1024, RC_WRITE_FIRST, true, false},
+                          {1024, RC_WRITE_MIDDLE, false, false},
+                          {333, RC_WRITE_LAST, false, false},
+                          {1, RC_WRITE_ONLY, true, false},
+                          {4095, RC_SEND_ONLY, false, false},
+                          {0, RC_ACKNOWLEDGE, false, true}};
+    for (const auto& c : cases)
+    {
+        for (uint8_t dscp : {0, 3, 26, 48, 63})
+        {
+            for (uint8_t ecn = 0; ecn < 4; ++ecn)
+            {
+                for (uint32_t psn : {0u, 0x7FFFFFu, 0xFFFFFFu})
+                {
+                    SCOPED_TRACE(testing::Message()
+                                 << "payload " << c.payload << " opcode " << int(c.opcode)
+                                 << " dscp " << int(dscp) << " ecn " << int(ecn) << " psn "
+                                 << psn);
+                    EXPECT_EQ(BytesOf(BuildWithStack(c.payload, c.opcode, psn, c.reth, c.aeth,
+                                                     dscp, ecn)),
+                              BytesOf(BuildWithHeaderClasses(c.payload, c.opcode, psn, c.reth,
+                                                             c.aeth, dscp, ecn)));
+                }
+            }
+        }
+    }
+}
+
+// The checksum helper is RFC 1071's: a header carrying its checksum sums to 0xFFFF.
+TEST(RdmaHeader, HeaderStackIpv4ChecksumVerifies)
+{
+    Ptr<Packet> p = BuildWithStack(100, RC_SEND_ONLY, 7, false, false, 26, 1);
+    const std::vector<uint8_t> b = BytesOf(p);
+    uint32_t sum = 0;
+    for (uint32_t i = 0; i < 20; i += 2)
+    {
+        sum += (uint32_t(b[i]) << 8) | b[i + 1];
+    }
+    while (sum >> 16)
+    {
+        sum = (sum & 0xFFFF) + (sum >> 16);
+    }
+    EXPECT_EQ(sum, 0xFFFFu);
+    // The RFC 1071 example: 0001 f203 f4f5 f6f7 sums to ddf2, checksum 220d.
+    const uint8_t rfc[12] = {0x00, 0x01, 0xf2, 0x03, 0xf4, 0xf5, 0xf6, 0xf7, 0, 0, 0, 0};
+    EXPECT_EQ(RdmaHeaderStack::Ipv4Checksum(rfc, 8), 0x220d);
+}
+
+// Printing decodes the addresses, ports, opcode and PSN (ASCII traces stay readable).
+TEST(RdmaHeader, HeaderStackPrintsDecodedFields)
+{
+    Ptr<Packet> p = BuildWithStack(64, RC_WRITE_ONLY, 42, true, false, 26, 2);
+    RdmaHeaderStack s;
+    s.SetSize(28 + 12);
+    p->PeekHeader(s);
+    std::ostringstream os;
+    s.Print(os);
+    EXPECT_NE(os.str().find("10.0.0.1 > 10.0.3.200"), std::string::npos) << os.str();
+    EXPECT_NE(os.str().find("4791"), std::string::npos) << os.str();
+    EXPECT_NE(os.str().find("psn 42"), std::string::npos) << os.str();
 }

@@ -1,0 +1,220 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "rdma-header-stack.h"
+
+#include "rdma-bth-header.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+
+#include <iomanip>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RdmaHeaderStack");
+
+NS_OBJECT_ENSURE_REGISTERED(RdmaHeaderStack);
+
+namespace
+{
+/// IPv4 header without options (20) and UDP header (8).
+constexpr uint32_t IPV4_UDP_BYTES = 28;
+
+inline void
+Put16(uint8_t* b, uint16_t v)
+{
+    b[0] = static_cast<uint8_t>(v >> 8);
+    b[1] = static_cast<uint8_t>(v);
+}
+
+inline void
+Put32(uint8_t* b, uint32_t v)
+{
+    b[0] = static_cast<uint8_t>(v >> 24);
+    b[1] = static_cast<uint8_t>(v >> 16);
+    b[2] = static_cast<uint8_t>(v >> 8);
+    b[3] = static_cast<uint8_t>(v);
+}
+} // namespace
+
+TypeId
+RdmaHeaderStack::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::RdmaHeaderStack")
+                            .SetParent<Header>()
+                            .SetGroupName("Rdma")
+                            .AddConstructor<RdmaHeaderStack>();
+    return tid;
+}
+
+TypeId
+RdmaHeaderStack::GetInstanceTypeId() const
+{
+    return GetTypeId();
+}
+
+RdmaHeaderStack::RdmaHeaderStack()
+{
+}
+
+void
+RdmaHeaderStack::BeginRoce()
+{
+    m_size = IPV4_UDP_BYTES;
+}
+
+void
+RdmaHeaderStack::AppendBth(uint8_t opcode,
+                           uint8_t padCount,
+                           uint16_t pkey,
+                           bool becn,
+                           uint32_t destQp,
+                           bool ackReq,
+                           uint32_t psn)
+{
+    NS_ASSERT(m_size + RdmaBthHeader::SIZE <= MAX_BYTES);
+    uint8_t* b = m_bytes + m_size;
+    b[0] = opcode;
+    b[1] = static_cast<uint8_t>((padCount & 0x03) << 4); // SE 0, M 0, TVer 0
+    Put16(b + 2, pkey);
+    b[4] = becn ? 0x40 : 0; // FECN 0
+    b[5] = static_cast<uint8_t>(destQp >> 16);
+    b[6] = static_cast<uint8_t>(destQp >> 8);
+    b[7] = static_cast<uint8_t>(destQp);
+    b[8] = ackReq ? 0x80 : 0;
+    b[9] = static_cast<uint8_t>(psn >> 16);
+    b[10] = static_cast<uint8_t>(psn >> 8);
+    b[11] = static_cast<uint8_t>(psn);
+    m_size += RdmaBthHeader::SIZE;
+}
+
+void
+RdmaHeaderStack::AppendReth(uint64_t virtualAddress, uint32_t rkey, uint32_t dmaLength)
+{
+    NS_ASSERT(m_size + 16 <= MAX_BYTES);
+    uint8_t* b = m_bytes + m_size;
+    Put32(b, static_cast<uint32_t>(virtualAddress >> 32));
+    Put32(b + 4, static_cast<uint32_t>(virtualAddress));
+    Put32(b + 8, rkey);
+    Put32(b + 12, dmaLength);
+    m_size += 16;
+}
+
+void
+RdmaHeaderStack::AppendAeth(uint8_t syndrome, uint32_t msn)
+{
+    NS_ASSERT(m_size + 4 <= MAX_BYTES);
+    Put32(m_bytes + m_size, (uint32_t(syndrome) << 24) | (msn & 0xFFFFFF));
+    m_size += 4;
+}
+
+uint16_t
+RdmaHeaderStack::Ipv4Checksum(const uint8_t* header, uint32_t bytes)
+{
+    uint32_t sum = 0;
+    for (uint32_t i = 0; i + 1 < bytes; i += 2)
+    {
+        if (i != 10)
+        {
+            sum += (uint32_t(header[i]) << 8) | header[i + 1];
+        }
+    }
+    while (sum >> 16)
+    {
+        sum = (sum & 0xFFFF) + (sum >> 16);
+    }
+    return static_cast<uint16_t>(~sum);
+}
+
+void
+RdmaHeaderStack::FinishIpv4Udp(Ipv4Address source,
+                               Ipv4Address destination,
+                               uint8_t dscp,
+                               uint8_t ecn,
+                               uint16_t sourcePort,
+                               uint16_t destinationPort,
+                               uint32_t innerBytes)
+{
+    NS_ASSERT(m_size >= IPV4_UDP_BYTES);
+    const uint32_t total = m_size + innerBytes;
+    uint8_t* ip = m_bytes;
+    ip[0] = 0x45; // version 4, IHL 5
+    ip[1] = static_cast<uint8_t>((dscp << 2) | (ecn & 0x03));
+    Put16(ip + 2, static_cast<uint16_t>(total));
+    Put16(ip + 4, 0);      // identification
+    Put16(ip + 6, 0x4000); // DF, offset 0
+    ip[8] = 64;            // TTL
+    ip[9] = 17;            // UDP
+    Put16(ip + 10, 0);
+    Put32(ip + 12, source.Get());
+    Put32(ip + 16, destination.Get());
+    Put16(ip + 10, Ipv4Checksum(ip, 20));
+    uint8_t* udp = m_bytes + 20;
+    Put16(udp, sourcePort);
+    Put16(udp + 2, destinationPort);
+    Put16(udp + 4, static_cast<uint16_t>(total - 20));
+    Put16(udp + 6, 0); // no checksum (RoCEv2)
+}
+
+void
+RdmaHeaderStack::SetSize(uint32_t bytes)
+{
+    NS_ABORT_MSG_IF(bytes > MAX_BYTES,
+                    "RdmaHeaderStack::SetSize(" << bytes << "): at most " << MAX_BYTES);
+    m_size = bytes;
+}
+
+const uint8_t*
+RdmaHeaderStack::GetBytes() const
+{
+    return m_bytes;
+}
+
+void
+RdmaHeaderStack::Print(std::ostream& os) const
+{
+    if (m_size >= IPV4_UDP_BYTES + RdmaBthHeader::SIZE)
+    {
+        const uint8_t* b = m_bytes;
+        os << "IPv4 " << Ipv4Address((uint32_t(b[12]) << 24) | (uint32_t(b[13]) << 16) |
+                                     (uint32_t(b[14]) << 8) | b[15])
+           << " > "
+           << Ipv4Address((uint32_t(b[16]) << 24) | (uint32_t(b[17]) << 16) |
+                          (uint32_t(b[18]) << 8) | b[19])
+           << " dscp " << (b[1] >> 2) << " ecn " << (b[1] & 3) << " UDP "
+           << ((uint32_t(b[20]) << 8) | b[21]) << " > " << ((uint32_t(b[22]) << 8) | b[23])
+           << " BTH " << RdmaBthHeader::OpcodeName(b[28]) << " dqp "
+           << ((uint32_t(b[33]) << 16) | (uint32_t(b[34]) << 8) | b[35]) << " psn "
+           << ((uint32_t(b[37]) << 16) | (uint32_t(b[38]) << 8) | b[39]);
+        return;
+    }
+    os << std::hex << std::setfill('0');
+    for (uint32_t i = 0; i < m_size; ++i)
+    {
+        os << std::setw(2) << uint32_t(m_bytes[i]);
+    }
+    os << std::dec << std::setfill(' ');
+}
+
+uint32_t
+RdmaHeaderStack::GetSerializedSize() const
+{
+    return m_size;
+}
+
+void
+RdmaHeaderStack::Serialize(Buffer::Iterator start) const
+{
+    start.Write(m_bytes, m_size);
+}
+
+uint32_t
+RdmaHeaderStack::Deserialize(Buffer::Iterator start)
+{
+    start.Read(m_bytes, m_size);
+    return m_size;
+}
+
+} // namespace ns3
