@@ -501,8 +501,9 @@ NodeContainer
 HpccTopologyReader::Build(RdmaLinkHelper& link)
 {
     NS_ABORT_MSG_IF(!m_read, "HpccTopologyReader::Build: read a topology file first");
-    // One port per host: find hosts with several links before creating anything.
-    std::vector<uint32_t> firstLine(m_nNodes, 0);
+    // A host with several links gets a multi-port NIC (RdmaNic needs equal port rates, as
+    // the peer's RdmaHw does in practice): check before creating anything.
+    std::vector<const HpccLink*> firstLink(m_nNodes, nullptr);
     for (const auto& l : m_links)
     {
         for (uint32_t end : {l.src, l.dst})
@@ -511,13 +512,16 @@ HpccTopologyReader::Build(RdmaLinkHelper& link)
             {
                 continue;
             }
-            NS_ABORT_MSG_IF(firstLine[end] != 0,
-                            m_fileName << ":" << l.line << ": host " << end
-                                       << " has a second link (the first is on line "
-                                       << firstLine[end]
-                                       << "); an RdmaNic drives exactly one port, so every host "
-                                          "needs exactly one link");
-            firstLine[end] = l.line;
+            const HpccLink* first = firstLink[end];
+            NS_ABORT_MSG_IF(first && first->rate != l.rate,
+                            m_fileName << ":" << l.line << ": host " << end << " has links of "
+                                       << l.rate << " (this line) and " << first->rate
+                                       << " (line " << first->line
+                                       << "); the ports of a NIC need the same rate");
+            if (!first)
+            {
+                firstLink[end] = &l;
+            }
         }
     }
     NodeContainer nodes;

@@ -53,8 +53,9 @@ struct HpccLink
  * Build() creates the nodes in file order (node i of the file is element i of the
  * returned container, and also ns3::NodeList id i when no node existed before) and the
  * links in file order, so device (interface) indices follow the file as in the HPCC
- * simulator. Our RdmaNic drives exactly one port, so Build() stops with an error naming
- * the host and the lines if a host has more than one link.
+ * simulator. A host with several links gets one NIC with several ports (RdmaNic, queue
+ * pairs mapped to ports by RdmaQpPathSelector's hash, as the peer hashes a QP onto one of
+ * its NICs); its links must have the same rate (Build() stops naming the host and lines).
  */
 class HpccTopologyReader
 {
