@@ -70,6 +70,7 @@ def build(bld):
         'helper/rdma-output-helper.cc',
         'helper/rdma-loss-helper.cc',
         'helper/fat-tree-helper.cc',
+        'helper/scale-up-helper.cc',
         'helper/hpcc-topology-reader.cc',
         'helper/hpcc-flow-reader.cc',
         'helper/hpcc-config-reader.cc',
@@ -118,12 +119,14 @@ def build(bld):
         'helper/rdma-output-helper.h',
         'helper/rdma-loss-helper.h',
         'helper/fat-tree-helper.h',
+        'helper/scale-up-helper.h',
         'helper/hpcc-topology-reader.h',
         'helper/hpcc-flow-reader.h',
         'helper/hpcc-config-reader.h',
         ]
 
     incast_example = ''
+    scale_up_example = ''
     if bld.env['ENABLE_EXAMPLES']:
         example = bld.create_ns3_program('rdma-incast', ['rdma', 'core', 'network', 'internet'])
         example.source = 'examples/rdma-incast.cc'
@@ -141,6 +144,11 @@ def build(bld):
         spray = bld.create_ns3_program('ecmp-vs-spray', ['rdma', 'core', 'network', 'internet'])
         spray.source = 'examples/ecmp-vs-spray.cc'
         spray.target = 'examples/' + spray.target
+        scaleup = bld.create_ns3_program('scale-up-allreduce',
+                                         ['rdma', 'core', 'network', 'internet'])
+        scaleup.source = 'examples/scale-up-allreduce.cc'
+        scaleup.target = 'examples/' + scaleup.target
+        scale_up_example = os.path.join(bld.path.get_bld().abspath(), scaleup.target)
 
     # The GoogleTest tests, run by the ns-3 TestSuite "rdma" (test/rdma-test-suite.cc).
     if bld.env['RDMA_GTEST']:
@@ -160,10 +168,12 @@ def build(bld):
             'test/rdma-topology-test.cc',
             'test/rdma-hpcc-compat-test.cc',
             'test/rdma-ecmp-spray-test.cc',
+            'test/rdma-scale-up-test.cc',
             ]
         module_test.use.append('GTEST')
         module_test.defines = list(getattr(module_test, 'defines', [])) + [
             'RDMA_BUILD_DIR="%s"' % bld.bldnode.abspath(),
             'RDMA_SOURCE_DIR="%s"' % bld.path.abspath(),
             'RDMA_INCAST_EXAMPLE="%s"' % incast_example,
+            'RDMA_SCALE_UP_EXAMPLE="%s"' % scale_up_example,
             ]

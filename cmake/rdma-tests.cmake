@@ -14,6 +14,7 @@
 #   RDMA_SOURCE_DIR      absolute path of this module's source folder
 #   RDMA_INCAST_EXAMPLE  absolute path of the rdma-incast example binary, "" when examples are
 #                        not built (in-tree with examples disabled)
+#   RDMA_SCALE_UP_EXAMPLE the scale-up-allreduce example binary, "" likewise
 
 set(_rdma_test_target "")
 if(NS3_STANDALONE)
@@ -34,6 +35,11 @@ if(_rdma_test_target AND TARGET ${_rdma_test_target})
   if(TARGET rdma-incast)
     set(_rdma_incast_example "$<TARGET_FILE:rdma-incast>")
   endif()
+  set(_rdma_scale_up_example "")
+  if(TARGET scale-up-allreduce)
+    set(_rdma_scale_up_example "$<TARGET_FILE:scale-up-allreduce>")
+    add_dependencies(${_rdma_test_target} scale-up-allreduce)
+  endif()
   # Tests run these examples: build them before the tests.
   foreach(_rdma_example rdma-incast hpcc-compat)
     if(TARGET ${_rdma_example})
@@ -44,6 +50,7 @@ if(_rdma_test_target AND TARGET ${_rdma_test_target})
     ${_rdma_test_target}
     PRIVATE RDMA_BUILD_DIR="${_rdma_build_dir}" RDMA_SOURCE_DIR="${CMAKE_CURRENT_SOURCE_DIR}"
             RDMA_INCAST_EXAMPLE="${_rdma_incast_example}"
+            RDMA_SCALE_UP_EXAMPLE="${_rdma_scale_up_example}"
   )
 endif()
 
@@ -61,3 +68,4 @@ endif()
 unset(_rdma_test_target)
 unset(_rdma_build_dir)
 unset(_rdma_incast_example)
+unset(_rdma_scale_up_example)

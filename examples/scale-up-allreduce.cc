@@ -1,0 +1,393 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+/**
+ * \file
+ * \ingroup rdma
+ * Ring all-reduce over a single-tier scale-up pod (ScaleUpHelper): N accelerators, each with
+ * P ports, port p on plane switch p (NVLink/NVSwitch, UALink style).
+ *
+ * <b>Algorithm.</b> The buffer of S bytes (--bytes) is cut into N chunks of S/N. Ring
+ * all-reduce (Patarasuk and Yuan, "Bandwidth optimal all-reduce algorithms for clusters of
+ * workstations", JPDC 2009; NCCL's ring) is a reduce-scatter followed by an all-gather:
+ * 2 (N - 1) steps; in every step each accelerator i WRITEs one chunk to its ring successor
+ * i + 1 (mod N) through one queue pair, and starts its next step as soon as the chunk of the
+ * current step from its predecessor i - 1 has arrived (the responder's receive completion:
+ * the last packet placed in order). Reduce-scatter step s sends chunk (i - s) mod N; after
+ * N - 1 steps accelerator i holds the fully reduced chunk (i + 1) mod N, and all-gather step
+ * t sends chunk (i + 1 - t) mod N. Chunk c is written at the successor's buffer address
+ * base + c S/N. The reduction itself is modelled as taking no time: a step's chunk is
+ * posted at the instant the predecessor's chunk is complete.
+ *
+ * <b>Paths.</b> --pathSelector chooses the NICs' RdmaPathSelector: "interleave" (default,
+ * RdmaAddressInterleavePathSelector with --granularity G: plane = (remote address / G) mod
+ * P, so one queue pair per ring neighbour uses all planes), "spray"
+ * (RdmaSprayPathSelector, round robin: packet i on plane i mod P) or "qp"
+ * (RdmaQpPathSelector: the whole queue pair on one plane).
+ *
+ * <b>Analytical time.</b> With MTU m, a full data packet occupies W = m + 82 bytes on the
+ * wire (Ethernet 14 + IPv4 20 + UDP 8 + BTH 12 + ICRC 4 + FCS 4 + preamble/SFD 8 +
+ * inter-frame gap 12; the first packet of a WRITE carries a 16-byte RETH too) and an ACK
+ * A = 86 (the same headers with an AETH of 4 and no payload: a 66-byte frame). The
+ * responder acknowledges every packet (ns3::RdmaNic::AckInterval 1) through the port the
+ * packet came in on, so in the ring each direction of every link carries one hop's data and
+ * the ACKs of the opposite hop: each data packet costs W + A wire bytes on its port. With
+ * P' planes per queue pair (P for interleave and spray, 1 for qp), port rate R, link
+ * propagation delay d and switch latency L:
+ *
+ *   B_eff = P' R m / (W + A)
+ *   alpha = 2 d + L + (2 - 1/P') W / R
+ *   T     = 2 (N - 1) (alpha + (S/N) / B_eff)
+ *
+ * The last packet of a step leaves the NIC (S/N)/B_eff after the step begins, except that
+ * its own serialization takes W/R on its port instead of W/(P'R); then it propagates
+ * (d + L/2), is stored and forwarded by the plane switch (W/R) and propagates again
+ * (d + L/2): alpha. T charges every data packet of a step with an ACK, but accelerator i
+ * starts acknowledging its predecessor's chunk only when that chunk's first packet has
+ * arrived, t1 = 2 d + L + 2 (W + 16) 8 / R after the step began; the packets it sent before
+ * (t1 P'R / (8W), or the whole chunk if it is shorter) had no ACKs between them, so the
+ * simulation is faster than T by about min(t1 A / W, (S/N)/m x 8 A / (P'R)) per step
+ * ("refined" in the output; 20.2 ns per step with the defaults).
+ * With qp, a queue pair's ACKs share its plane only if the predecessor's queue pair hashed
+ * to the same plane; T is then an upper bound. Reduction compute is zero. Bus bandwidth is
+ * NCCL's: busbw = algbw x 2 (N - 1) / N, algbw = S / time (nccl-tests, doc/PERFORMANCE.md).
+ *
+ * <b>Granularity.</b> A queue pair sends its packets in PSN order and a packet waits for
+ * the port its address maps to, so with G = MTU (the default here) consecutive packets take
+ * consecutive planes and one queue pair fills all P ports; with G = k MTU the queue pair
+ * sends k packets in a row on one plane while the others idle (about 3x slower for G =
+ * 4096, MTU 1024, P = 4).
+ *
+ * <b>Output.</b> A summary on stdout; --output DIR gets scale-up-allreduce.csv (one summary
+ * line) and scale-up-allreduce-steps.csv (one line per step). examples/
+ * plot-scale-up-allreduce.py runs a sweep of message sizes and draws bus bandwidth against
+ * size beside the analytical curve.
+ */
+
+#include "ns3/core-module.h"
+#include "ns3/network-module.h"
+#include "ns3/rdma-module.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <limits>
+#include <vector>
+
+using namespace ns3;
+
+NS_LOG_COMPONENT_DEFINE("ScaleUpAllReduceExample");
+
+namespace
+{
+
+/// Ethernet 14 + IPv4 20 + UDP 8 + BTH 12 + ICRC 4 + FCS 4 + preamble/SFD 8 + IFG 12.
+constexpr double DATA_OVERHEAD_BYTES = 82;
+/// The RETH of a WRITE's first packet.
+constexpr double RETH_BYTES = 16;
+/// An ACK: Ethernet 14 + IPv4 20 + UDP 8 + BTH 12 + AETH 4 + ICRC 4 + FCS 4 + 8 + 12.
+constexpr double ACK_WIRE_BYTES = 86;
+/// Where each accelerator's buffer starts in its (virtual) memory; 1 MiB aligned.
+constexpr uint64_t BUFFER_BASE = 0x10000000ULL;
+
+/// The ring and its progress.
+struct Ring
+{
+    uint32_t n{0};                             //!< accelerators
+    uint32_t steps{0};                         //!< 2 (N - 1)
+    uint64_t chunk{0};                         //!< S / N bytes
+    std::vector<Ptr<Node>> nodes;              //!< accelerator nodes
+    std::vector<Ptr<RdmaQueuePair>> send;      //!< accelerator i -> i + 1
+    std::vector<Ptr<RdmaQueuePair>> recv;      //!< accelerator i's responder, from i - 1
+    std::vector<uint32_t> done;                //!< steps received per accelerator
+    std::vector<std::vector<Time>> postTime;   //!< [i][s]: accelerator i posted step s
+    std::vector<std::vector<Time>> arriveTime; //!< [i][s]: step s chunk complete at i
+    uint32_t finished{0};                      //!< accelerators done with all steps
+};
+
+/// \return the chunk accelerator i sends at step s
+uint32_t
+ChunkOf(const Ring& ring, uint32_t i, uint32_t s)
+{
+    const uint32_t n = ring.n;
+    if (s < n - 1)
+    {
+        return (i + n - s % n) % n; // reduce-scatter: (i - s) mod N
+    }
+    const uint32_t t = s - (n - 1);
+    return (i + 1 + n - t % n) % n; // all-gather: (i + 1 - t) mod N
+}
+
+/// Accelerator i posts its WRITE of step s to its successor.
+void
+PostStep(Ring* ring, uint32_t i, uint32_t s)
+{
+    RdmaWorkRequest wr;
+    wr.opcode = RdmaWorkRequest::WRITE;
+    wr.wrId = s;
+    wr.length = ring->chunk;
+    wr.remoteAddress = BUFFER_BASE + uint64_t(ChunkOf(*ring, i, s)) * ring->chunk;
+    ring->postTime[i][s] = Simulator::Now();
+    ring->send[i]->PostSend(wr);
+}
+
+/// Accelerator i's chunk from its predecessor is complete: reduce (zero time), go on.
+void
+OnChunkArrived(Ring* ring, uint32_t i, const RdmaCompletion&)
+{
+    const uint32_t s = ring->done[i]++;
+    ring->arriveTime[i][s] = Simulator::Now();
+    if (s + 1 < ring->steps)
+    {
+        PostStep(ring, i, s + 1);
+    }
+    else if (++ring->finished == ring->n)
+    {
+        Simulator::Stop(); // the collective is complete; ACKs still in flight do not matter
+    }
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    Time::SetResolution(Time::PS);
+
+    uint32_t accelerators = 8;
+    uint32_t planes = 4;
+    uint64_t bytes = 4 * 1024 * 1024;
+    std::string rate = "200Gbps";
+    Time linkLatency = NanoSeconds(10);
+    Time switchLatency = NanoSeconds(150);
+    std::string pathSelector = "interleave";
+    uint32_t mtu = 1024;
+    uint32_t granularity = 0; // 0: the MTU
+    uint32_t seed = 1;
+    std::string output = "results";
+    Time stopTime = Seconds(1);
+
+    CommandLine cmd(__FILE__);
+    cmd.Usage("Ring all-reduce (reduce-scatter + all-gather of RDMA WRITEs) over a single-tier "
+              "scale-up pod of N accelerators with P plane switches.");
+    cmd.AddValue("accelerators", "number of accelerators N (>= 2)", accelerators);
+    cmd.AddValue("planes", "planes P: ports per accelerator and plane switches (>= 1)", planes);
+    cmd.AddValue("bytes", "all-reduce buffer size S in bytes (a multiple of N)", bytes);
+    cmd.AddValue("rate", "line rate of every port", rate);
+    cmd.AddValue("linkLatency", "propagation delay of every cable", linkLatency);
+    cmd.AddValue("switchLatency", "forwarding latency of the plane switches", switchLatency);
+    cmd.AddValue("pathSelector", "qp | spray | interleave", pathSelector);
+    cmd.AddValue("granularity",
+                 "interleave block in bytes (power of two, >= MTU; 0: the MTU)",
+                 granularity);
+    cmd.AddValue("mtu", "RoCE path MTU (payload bytes per packet)", mtu);
+    cmd.AddValue("seed", "random run number (ns3::RngSeedManager::SetRun)", seed);
+    cmd.AddValue("output", "directory for the CSV files (created if needed)", output);
+    cmd.AddValue("stopTime", "give up at this simulated time", stopTime);
+    cmd.Parse(argc, argv);
+
+    NS_ABORT_MSG_IF(bytes == 0 || bytes % accelerators != 0,
+                    "--bytes=" << bytes << " must be a positive multiple of --accelerators="
+                               << accelerators << " (N chunks of S/N bytes)");
+    if (granularity == 0)
+    {
+        granularity = mtu;
+    }
+    RngSeedManager::SetSeed(1);
+    RngSeedManager::SetRun(seed);
+
+    ScaleUpHelper pod;
+    pod.SetAccelerators(accelerators); // checks N >= 2
+    pod.SetPlanes(planes);             // checks P >= 1
+    pod.SetLinkRate(DataRate(rate));
+    pod.SetLinkLatency(linkLatency);
+    pod.SetSwitchLatency(switchLatency);
+
+    RdmaHelper rdma;
+    rdma.SetNicAttribute("Mtu", UintegerValue(mtu));
+    rdma.SetCongestionControl("ns3::RdmaFixedRateCongestionControl"); // line rate
+    uint32_t planesPerQp = planes;
+    if (pathSelector == "interleave")
+    {
+        rdma.SetPathSelector("ns3::RdmaAddressInterleavePathSelector",
+                             "Granularity",
+                             UintegerValue(granularity));
+    }
+    else if (pathSelector == "spray")
+    {
+        rdma.SetPathSelector("ns3::RdmaSprayPathSelector", "Mode", StringValue("RoundRobin"));
+    }
+    else if (pathSelector == "qp")
+    {
+        rdma.SetPathSelector("ns3::RdmaQpPathSelector");
+        planesPerQp = 1;
+    }
+    else
+    {
+        NS_ABORT_MSG("--pathSelector=" << pathSelector
+                                       << " is unknown; valid: qp, spray, interleave");
+    }
+    pod.Install(rdma);
+    rdma.AssignStreams(pod.GetSwitches(), 0);
+
+    Ring ring;
+    ring.n = accelerators;
+    ring.steps = 2 * (accelerators - 1);
+    ring.chunk = bytes / accelerators;
+    ring.done.assign(accelerators, 0);
+    ring.postTime.assign(accelerators, std::vector<Time>(ring.steps));
+    ring.arriveTime.assign(accelerators, std::vector<Time>(ring.steps));
+    ring.send.resize(accelerators);
+    ring.recv.resize(accelerators);
+    for (uint32_t i = 0; i < accelerators; ++i)
+    {
+        ring.nodes.push_back(pod.GetAccelerator(i));
+    }
+    for (uint32_t i = 0; i < accelerators; ++i)
+    {
+        const uint32_t next = (i + 1) % accelerators;
+        auto [qp, peer] = rdma.Connect(ring.nodes[i], ring.nodes[next]);
+        ring.send[i] = qp;
+        ring.recv[next] = peer;
+        peer->SetReceiveCompletionCallback(MakeBoundCallback(&OnChunkArrived, &ring, next));
+    }
+    for (uint32_t i = 0; i < accelerators; ++i)
+    {
+        Simulator::ScheduleWithContext(ring.nodes[i]->GetId(), Seconds(0), &PostStep, &ring, i, 0u);
+    }
+
+    Simulator::Stop(stopTime); // in case a step never completes
+    Simulator::Run();
+
+    // Step s ends when the last accelerator has its chunk of step s.
+    std::vector<Time> stepEnd(ring.steps, Time(0));
+    std::vector<Time> stepEndMin(ring.steps, Time::Max());
+    bool complete = ring.finished == accelerators;
+    for (uint32_t i = 0; i < accelerators; ++i)
+    {
+        for (uint32_t s = 0; s < ring.done[i]; ++s)
+        {
+            stepEnd[s] = std::max(stepEnd[s], ring.arriveTime[i][s]);
+            stepEndMin[s] = std::min(stepEndMin[s], ring.arriveTime[i][s]);
+        }
+    }
+    uint64_t retransmissions = 0;
+    uint64_t timeouts = 0;
+    for (const auto& qp : ring.send)
+    {
+        retransmissions += qp->GetRetransmissions();
+        timeouts += qp->GetTimeouts();
+    }
+    std::vector<uint64_t> perPlane(planes, 0);
+    for (uint32_t i = 0; i < accelerators; ++i)
+    {
+        Ptr<RdmaNic> nic = RdmaHelper::GetNic(ring.nodes[i]);
+        for (uint32_t p = 0; p < planes; ++p)
+        {
+            perPlane[p] += nic->GetDataPacketsSent(p);
+        }
+    }
+
+    // Analytical time (see the file comment).
+    const double r = DataRate(rate).GetBitRate();
+    const double w = mtu + DATA_OVERHEAD_BYTES;
+    const double wirePerPacket = w + ACK_WIRE_BYTES;
+    const double beff = planesPerQp * r * mtu / wirePerPacket; // bit/s of payload
+    const double alpha = 2 * linkLatency.GetSeconds() + switchLatency.GetSeconds() +
+                         (2.0 - 1.0 / planesPerQp) * w * 8 / r;
+    const double stepAnalytical = alpha + ring.chunk * 8.0 / beff;
+    const double totalAnalytical = ring.steps * stepAnalytical;
+    // Refinement: the packets sent before the step's first packet has arrived (t1 after the
+    // step began; all of the chunk's packets if it is shorter) have no ACKs between them; T
+    // charges each of them A bytes at P' R.
+    const double t1 =
+        2 * linkLatency.GetSeconds() + switchLatency.GetSeconds() + 2 * (w + RETH_BYTES) * 8 / r;
+    const double chunkPackets = std::ceil(double(ring.chunk) / mtu);
+    const double ackFree = std::min(chunkPackets, t1 * planesPerQp * r / (8 * w));
+    const double totalRefined =
+        totalAnalytical - ring.steps * ackFree * ACK_WIRE_BYTES * 8 / (planesPerQp * r);
+    const double total = complete ? stepEnd.back().GetSeconds() : -1;
+    const double busFactor = 2.0 * (accelerators - 1) / accelerators;
+    const double algbw = complete ? bytes / total : 0; // bytes/s
+    const double busbw = algbw * busFactor;
+    const double busbwAnalytical = bytes / totalAnalytical * busFactor;
+
+    std::cout << std::fixed << std::setprecision(3);
+    std::cout << "scale-up-allreduce: N = " << accelerators << " accelerators, P = " << planes
+              << " planes of " << rate << ", link " << linkLatency.As(Time::NS) << ", switch "
+              << switchLatency.As(Time::NS) << ", S = " << bytes << " B (chunk " << ring.chunk
+              << " B), MTU " << mtu << ", path selector " << pathSelector;
+    if (pathSelector == "interleave")
+    {
+        std::cout << " (granularity " << granularity << " B)";
+    }
+    std::cout << "\nstep  phase            end(us)   duration(us)  skew(ns)\n";
+    for (uint32_t s = 0; s < ring.steps; ++s)
+    {
+        const Time start = s == 0 ? Time(0) : stepEnd[s - 1];
+        std::cout << std::setw(4) << s << "  " << std::left << std::setw(15)
+                  << (s < accelerators - 1 ? "reduce-scatter" : "all-gather") << std::right
+                  << std::setw(9) << stepEnd[s].GetSeconds() * 1e6 << std::setw(15)
+                  << (stepEnd[s] - start).GetSeconds() * 1e6 << std::setw(10)
+                  << (complete ? (stepEnd[s] - stepEndMin[s]).GetSeconds() * 1e9 : -1) << "\n";
+    }
+    std::cout << "total time        " << total * 1e6 << " us (analytical " << totalAnalytical * 1e6
+              << " us, ratio " << (complete ? total / totalAnalytical : 0) << "; refined "
+              << totalRefined * 1e6 << " us)\n";
+    std::cout << "per step          " << total / ring.steps * 1e6 << " us (analytical "
+              << stepAnalytical * 1e6 << " us = alpha " << alpha * 1e9 << " ns + chunk / B_eff "
+              << ring.chunk * 8.0 / beff * 1e9 << " ns)\n";
+    std::cout << "B_eff             " << beff / 1e9 << " Gb/s (" << planesPerQp << " x " << rate
+              << " x " << mtu << " / (" << w << " + " << ACK_WIRE_BYTES << "))\n";
+    std::cout << "algbw             " << algbw / 1e9 << " GB/s\n";
+    std::cout << "busbw             " << busbw / 1e9 << " GB/s (analytical "
+              << busbwAnalytical / 1e9 << " GB/s)\n";
+    std::cout << "data packets per plane:";
+    for (uint32_t p = 0; p < planes; ++p)
+    {
+        std::cout << " " << perPlane[p];
+    }
+    std::cout << "\nretransmissions " << retransmissions << ", timeouts " << timeouts
+              << (complete ? "" : "; NOT COMPLETE at --stopTime") << "\n";
+
+    RdmaOutputHelper::CreateDirectories(output);
+    const std::string summaryFile = output + "/scale-up-allreduce.csv";
+    std::ofstream summary(summaryFile);
+    NS_ABORT_MSG_IF(!summary, "cannot write " << summaryFile);
+    summary << std::setprecision(12);
+    summary
+        << "accelerators,planes,bytes,rate_bps,link_latency_ns,switch_latency_ns,"
+           "path_selector,granularity,mtu,steps,total_us,analytical_us,"
+           "ratio,refined_us,alpha_ns,beff_gbps,algbw_gbytes,busbw_gbytes,analytical_busbw_gbytes,"
+           "min_plane_packets,max_plane_packets,retransmissions,timeouts,completed\n";
+    summary << accelerators << "," << planes << "," << bytes << "," << r << ","
+            << linkLatency.GetPicoSeconds() / 1e3 << "," << switchLatency.GetPicoSeconds() / 1e3
+            << "," << pathSelector << "," << granularity << "," << mtu << "," << ring.steps << ","
+            << total * 1e6 << "," << totalAnalytical * 1e6 << ","
+            << (complete ? total / totalAnalytical : 0) << "," << totalRefined * 1e6 << ","
+            << alpha * 1e9 << "," << beff / 1e9 << "," << algbw / 1e9 << "," << busbw / 1e9 << ","
+            << busbwAnalytical / 1e9 << "," << *std::min_element(perPlane.begin(), perPlane.end())
+            << "," << *std::max_element(perPlane.begin(), perPlane.end()) << "," << retransmissions
+            << "," << timeouts << "," << complete << "\n";
+
+    const std::string stepsFile = output + "/scale-up-allreduce-steps.csv";
+    std::ofstream steps(stepsFile);
+    NS_ABORT_MSG_IF(!steps, "cannot write " << stepsFile);
+    steps << std::setprecision(12);
+    steps << "step,phase,start_us,end_us,duration_us,first_end_us,analytical_duration_us\n";
+    const uint32_t stepsByAll = *std::min_element(ring.done.begin(), ring.done.end());
+    for (uint32_t s = 0; s < stepsByAll; ++s)
+    {
+        const Time start = s == 0 ? Time(0) : stepEnd[s - 1];
+        steps << s << "," << (s < accelerators - 1 ? "reduce-scatter" : "all-gather") << ","
+              << start.GetSeconds() * 1e6 << "," << stepEnd[s].GetSeconds() * 1e6 << ","
+              << (stepEnd[s] - start).GetSeconds() * 1e6 << "," << stepEndMin[s].GetSeconds() * 1e6
+              << "," << stepAnalytical * 1e6 << "\n";
+    }
+
+    Simulator::Destroy();
+    return complete ? 0 : 1;
+}
