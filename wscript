@@ -168,6 +168,7 @@ def build(bld):
             'test/rdma-topology-test.cc',
             'test/rdma-hpcc-compat-test.cc',
             'test/rdma-ecmp-spray-test.cc',
+            'test/rdma-path-selector-test.cc',
             'test/rdma-scale-up-test.cc',
             ]
         module_test.use.append('GTEST')

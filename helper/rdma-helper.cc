@@ -196,6 +196,22 @@ RdmaHelper::Connect(Ptr<Node> requester, Ptr<Node> responder)
                     "host " << b->GetAddress() << " (node " << responder->GetId()
                             << ") is unreachable from host " << a->GetAddress() << " (node "
                             << requester->GetId() << "): no path through RdmaSwitch nodes");
+    // A multi-port NIC may send through any of its ports (data by its path selector, ACKs
+    // through the port the data arrived on): the peer must be reachable through every one.
+    for (const auto& [nic, peer] : {std::make_pair(a, responder), std::make_pair(b, requester)})
+    {
+        for (uint32_t i = 0; nic->GetNDevices() > 1 && i < nic->GetNDevices(); ++i)
+        {
+            NS_ABORT_MSG_IF(!RdmaRoutingHelper::IsReachableThrough(nic->GetDevice(i), peer),
+                            "host " << RdmaHelper::GetNic(peer)->GetAddress() << " (node "
+                                    << peer->GetId() << ") is unreachable through port " << i
+                                    << " of host " << nic->GetAddress() << " (node "
+                                    << nic->GetNode()->GetId()
+                                    << "); every port of a multi-port NIC must reach every "
+                                       "peer (one plane per port: cable each host to every "
+                                       "plane)");
+        }
+    }
     Ptr<RdmaQueuePair> qa = a->CreateQueuePair();
     Ptr<RdmaQueuePair> qb = b->CreateQueuePair();
     // Both ends start from the same PSN, as exchanged out of band in verbs.

@@ -340,6 +340,22 @@ RdmaRoutingHelper::IsReachable(Ptr<Node> from, Ptr<Node> to)
     return false;
 }
 
+bool
+RdmaRoutingHelper::IsReachableThrough(Ptr<RdmaNetDevice> port, Ptr<Node> to)
+{
+    Ptr<Node> peer = PeerNode(port);
+    if (!peer)
+    {
+        return false; // not cabled
+    }
+    if (peer == to)
+    {
+        return true; // back to back
+    }
+    // From a switch, IsReachable looks for `to` in the switch's own component.
+    return peer->GetObject<RdmaSwitch>() && IsReachable(peer, to);
+}
+
 uint32_t
 RdmaRoutingHelper::GetHopCount(Ptr<Node> from, Ptr<Node> to)
 {

@@ -14,6 +14,7 @@ namespace ns3
 {
 
 class Node;
+class RdmaNetDevice;
 
 /**
  * \ingroup rdma
@@ -43,6 +44,14 @@ class RdmaRoutingHelper
      * \return true if a path of switches joins them
      */
     static bool IsReachable(Ptr<Node> from, Ptr<Node> to);
+
+    /**
+     * \param port a port (RdmaNetDevice) of a host
+     * \param to another host
+     * \return true if `to` is reachable through that port: the port is cabled to `to`, or
+     *         to a switch from which a path of switches leads to `to`
+     */
+    static bool IsReachableThrough(Ptr<RdmaNetDevice> port, Ptr<Node> to);
 
     /**
      * \param from a host

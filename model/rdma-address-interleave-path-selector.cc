@@ -72,12 +72,13 @@ RdmaAddressInterleavePathSelector::CheckGranularity(uint32_t mtu)
         ++m_shift;
     }
     m_checkedMtu = mtu;
+    m_checkedGranularity = m_granularity;
 }
 
 uint32_t
 RdmaAddressInterleavePathSelector::SelectPort(const RdmaQueuePair& qp, uint32_t nPorts)
 {
-    if (qp.GetMtu() != m_checkedMtu)
+    if (qp.GetMtu() != m_checkedMtu || m_granularity != m_checkedGranularity)
     {
         CheckGranularity(qp.GetMtu());
     }

@@ -57,8 +57,9 @@ class RdmaAddressInterleavePathSelector : public RdmaPathSelector
     void CheckGranularity(uint32_t mtu);
 
     uint64_t m_granularity;
-    uint32_t m_shift{0};      //!< log2(m_granularity), once checked
-    uint32_t m_checkedMtu{0}; //!< the path MTU the granularity was checked against
+    uint32_t m_shift{0};              //!< log2(m_granularity), once checked
+    uint32_t m_checkedMtu{0};         //!< the path MTU the granularity was checked against
+    uint64_t m_checkedGranularity{0}; //!< the granularity m_shift was computed for
 };
 
 } // namespace ns3

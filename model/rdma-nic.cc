@@ -318,6 +318,14 @@ RdmaNic::CreateQueuePair()
                                         << "; lower Mtu or raise ns3::RdmaNetDevice::Mtu");
     }
     GetPathSelector();
+    if (m_qps.empty())
+    {
+        // The selector may have been configured since SetPathSelector (through
+        // GetPathSelector()->SetAttribute): read its answers when the first queue pair is
+        // created; SetPathSelector is refused from then on.
+        m_spreads = m_pathSelector->SpreadsQueuePairs();
+        m_variesEntropy = m_pathSelector->VariesSourcePort();
+    }
     if (!m_ccPrototype)
     {
         ObjectFactory f(m_ccTypeId.GetName());
