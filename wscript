@@ -166,6 +166,7 @@ def build(bld):
             'test/rdma-pcap-test.cc',
             'test/rdma-dcqcn-test.cc',
             'test/rdma-topology-test.cc',
+            'test/rdma-multi-plane-test.cc',
             'test/rdma-hpcc-compat-test.cc',
             'test/rdma-ecmp-spray-test.cc',
             'test/rdma-path-selector-test.cc',

@@ -103,6 +103,18 @@ FatTreeHelper::SetOversubscription(double ratio)
 }
 
 void
+FatTreeHelper::SetPlanes(uint32_t planes)
+{
+    CheckNotInstalled("SetPlanes");
+    NS_ABORT_MSG_IF(planes == 0,
+                    "FatTreeHelper: planes = " << planes
+                                               << " is invalid; need at least 1 plane (1: a "
+                                                  "single-plane fabric, P > 1: P NIC ports per "
+                                                  "host, one per plane)");
+    m_planes = planes;
+}
+
+void
 FatTreeHelper::SetLinkRate(Tier tier, DataRate rate)
 {
     CheckNotInstalled("SetLinkRate");
@@ -185,6 +197,13 @@ FatTreeHelper::Validate()
                                        : uint64_t(m_k) * (m_k / 2) * m_hostsPerEdge;
     NS_ABORT_MSG_IF(hosts > 0xFFFFFF,
                     "FatTreeHelper: " << hosts << " hosts is more than the 2^24 - 1 supported");
+    const uint64_t switches =
+        uint64_t(m_planes) * (m_leafSpine ? uint64_t(m_leaves) + m_spines
+                                          : uint64_t(m_k) * m_k + uint64_t(m_k / 2) * (m_k / 2));
+    NS_ABORT_MSG_IF(hosts + switches > 0x7FFFFFFF,
+                    "FatTreeHelper: " << m_planes << " planes of " << switches / m_planes
+                                      << " switches and " << hosts
+                                      << " hosts are more nodes than the 2^31 - 1 supported");
 }
 
 uint32_t
@@ -196,6 +215,12 @@ FatTreeHelper::GetNHosts() const
 
 uint32_t
 FatTreeHelper::GetNLinks(Tier tier) const
+{
+    return m_planes * GetNLinksPerPlane(tier);
+}
+
+uint32_t
+FatTreeHelper::GetNLinksPerPlane(Tier tier) const
 {
     const uint32_t half = m_k / 2;
     switch (tier)
@@ -218,57 +243,63 @@ FatTreeHelper::GetNLinks() const
 }
 
 void
-FatTreeHelper::Connect(Tier tier, Ptr<Node> lower, Ptr<Node> upper)
+FatTreeHelper::Connect(uint32_t plane, Tier tier, Ptr<Node> lower, Ptr<Node> upper)
 {
-    m_devices[tier].Add(m_links[tier].Install(lower, upper));
+    m_plane[plane].devices[tier].Add(m_links[tier].Install(lower, upper));
 }
 
 void
 FatTreeHelper::BuildPlane(uint32_t plane)
 {
-    NS_ABORT_MSG_IF(plane != 0, "FatTreeHelper: multi-plane fabrics are not supported yet");
+    // Host port p is the host's device p: the planes must be built once each, in order.
+    NS_ABORT_MSG_IF(plane != m_plane.size() || plane >= m_planes,
+                    "FatTreeHelper::BuildPlane(" << plane << "): plane " << m_plane.size() << " of "
+                                                 << m_planes << " is next");
+    m_plane.emplace_back();
+    Plane& pl = m_plane.back();
     const uint32_t h = m_hostsPerEdge;
+    // Host i's device `plane` (its NIC port `plane`) goes to edge switch i / h of the plane.
     if (m_leafSpine)
     {
-        m_edge.Create(m_leaves);
-        m_aggregation.Create(m_spines);
+        pl.edge.Create(m_leaves);
+        pl.aggregation.Create(m_spines);
         for (uint32_t i = 0; i < m_hosts.GetN(); ++i)
         {
-            Connect(HOST_EDGE, m_hosts.Get(i), m_edge.Get(i / h));
+            Connect(plane, HOST_EDGE, m_hosts.Get(i), pl.edge.Get(i / h));
         }
         for (uint32_t l = 0; l < m_leaves; ++l)
         {
             for (uint32_t s = 0; s < m_spines; ++s)
             {
-                Connect(EDGE_AGGREGATION, m_edge.Get(l), m_aggregation.Get(s));
+                Connect(plane, EDGE_AGGREGATION, pl.edge.Get(l), pl.aggregation.Get(s));
             }
         }
         return;
     }
     const uint32_t half = m_k / 2;
-    m_edge.Create(m_k * half);
-    m_aggregation.Create(m_k * half);
-    m_core.Create(half * half);
+    pl.edge.Create(m_k * half);
+    pl.aggregation.Create(m_k * half);
+    pl.core.Create(half * half);
     for (uint32_t i = 0; i < m_hosts.GetN(); ++i)
     {
-        Connect(HOST_EDGE, m_hosts.Get(i), m_edge.Get(i / h));
+        Connect(plane, HOST_EDGE, m_hosts.Get(i), pl.edge.Get(i / h));
     }
     // Edge e of pod p connects to the aggregation switches p*half .. p*half + half - 1.
-    for (uint32_t e = 0; e < m_edge.GetN(); ++e)
+    for (uint32_t e = 0; e < pl.edge.GetN(); ++e)
     {
         const uint32_t pod = e / half;
         for (uint32_t j = 0; j < half; ++j)
         {
-            Connect(EDGE_AGGREGATION, m_edge.Get(e), m_aggregation.Get(pod * half + j));
+            Connect(plane, EDGE_AGGREGATION, pl.edge.Get(e), pl.aggregation.Get(pod * half + j));
         }
     }
     // Aggregation switch j of each pod connects to the cores j*half .. j*half + half - 1.
-    for (uint32_t a = 0; a < m_aggregation.GetN(); ++a)
+    for (uint32_t a = 0; a < pl.aggregation.GetN(); ++a)
     {
         const uint32_t j = a % half;
         for (uint32_t c = 0; c < half; ++c)
         {
-            Connect(AGGREGATION_CORE, m_aggregation.Get(a), m_core.Get(j * half + c));
+            Connect(plane, AGGREGATION_CORE, pl.aggregation.Get(a), pl.core.Get(j * half + c));
         }
     }
 }
@@ -278,9 +309,14 @@ FatTreeHelper::Install(RdmaHelper& rdma)
 {
     CheckNotInstalled("Install");
     Validate();
-    NS_LOG_FUNCTION(this << (m_leafSpine ? "leaf-spine" : "fat-tree") << m_k << m_hostsPerEdge);
+    NS_LOG_FUNCTION(this << (m_leafSpine ? "leaf-spine" : "fat-tree") << m_k << m_hostsPerEdge
+                         << m_planes);
     m_hosts.Create(GetNHosts());
-    BuildPlane(0);
+    m_plane.reserve(m_planes);
+    for (uint32_t p = 0; p < m_planes; ++p)
+    {
+        BuildPlane(p);
+    }
     m_installed = true;
     rdma.InstallHosts(m_hosts);
     rdma.InstallSwitches(GetSwitches());
@@ -305,6 +341,20 @@ FatTreeHelper::GetNPods() const
     return m_leafSpine ? 1 : m_k;
 }
 
+uint32_t
+FatTreeHelper::GetNPlanes() const
+{
+    return m_planes;
+}
+
+void
+FatTreeHelper::CheckPlane(uint32_t plane) const
+{
+    NS_ABORT_MSG_IF(plane >= m_planes,
+                    "FatTreeHelper: plane " << plane << " does not exist; the fabric has "
+                                            << m_planes << " plane(s), 0 .. " << m_planes - 1);
+}
+
 NodeContainer
 FatTreeHelper::GetHosts() const
 {
@@ -314,26 +364,79 @@ FatTreeHelper::GetHosts() const
 NodeContainer
 FatTreeHelper::GetEdgeSwitches() const
 {
-    return m_edge;
+    NodeContainer all;
+    for (const auto& pl : m_plane)
+    {
+        all.Add(pl.edge);
+    }
+    return all;
+}
+
+NodeContainer
+FatTreeHelper::GetEdgeSwitches(uint32_t plane) const
+{
+    CheckPlane(plane);
+    return plane < m_plane.size() ? m_plane[plane].edge : NodeContainer();
 }
 
 NodeContainer
 FatTreeHelper::GetAggregationSwitches() const
 {
-    return m_aggregation;
+    NodeContainer all;
+    for (const auto& pl : m_plane)
+    {
+        all.Add(pl.aggregation);
+    }
+    return all;
+}
+
+NodeContainer
+FatTreeHelper::GetAggregationSwitches(uint32_t plane) const
+{
+    CheckPlane(plane);
+    return plane < m_plane.size() ? m_plane[plane].aggregation : NodeContainer();
 }
 
 NodeContainer
 FatTreeHelper::GetCoreSwitches() const
 {
-    return m_core;
+    NodeContainer all;
+    for (const auto& pl : m_plane)
+    {
+        all.Add(pl.core);
+    }
+    return all;
+}
+
+NodeContainer
+FatTreeHelper::GetCoreSwitches(uint32_t plane) const
+{
+    CheckPlane(plane);
+    return plane < m_plane.size() ? m_plane[plane].core : NodeContainer();
 }
 
 NodeContainer
 FatTreeHelper::GetSwitches() const
 {
-    NodeContainer all(m_edge, m_aggregation);
-    all.Add(m_core);
+    NodeContainer all;
+    for (uint32_t p = 0; p < m_plane.size(); ++p)
+    {
+        all.Add(GetSwitches(p));
+    }
+    return all;
+}
+
+NodeContainer
+FatTreeHelper::GetSwitches(uint32_t plane) const
+{
+    CheckPlane(plane);
+    if (plane >= m_plane.size())
+    {
+        return NodeContainer();
+    }
+    const Plane& pl = m_plane[plane];
+    NodeContainer all(pl.edge, pl.aggregation);
+    all.Add(pl.core);
     return all;
 }
 
@@ -378,7 +481,20 @@ NetDeviceContainer
 FatTreeHelper::GetDevices(Tier tier) const
 {
     NS_ABORT_MSG_IF(tier >= NUM_TIERS, "FatTreeHelper: tier " << tier << " does not exist");
-    return m_devices[tier];
+    NetDeviceContainer all;
+    for (const auto& pl : m_plane)
+    {
+        all.Add(pl.devices[tier]);
+    }
+    return all;
+}
+
+NetDeviceContainer
+FatTreeHelper::GetDevices(Tier tier, uint32_t plane) const
+{
+    NS_ABORT_MSG_IF(tier >= NUM_TIERS, "FatTreeHelper: tier " << tier << " does not exist");
+    CheckPlane(plane);
+    return plane < m_plane.size() ? m_plane[plane].devices[tier] : NetDeviceContainer();
 }
 
 RdmaLinkHelper&

@@ -15,6 +15,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace ns3
 {
@@ -44,6 +45,28 @@ class RdmaHelper;
  * every spine; leaves are the edge tier, spines the aggregation tier, there is no core.
  * Links: leaves x hostsPerLeaf + leaves x spines; oversubscription hostsPerLeaf / spines.
  *
+ * <b>Multi-plane fabrics</b> (SetPlanes(P), default 1) model the multi-rail and
+ * multi-plane back-end networks of AI clusters: every host NIC has P ports and port p is
+ * cabled to its edge switch in plane p; each plane is a full, independent copy of the
+ * switch tiers (three-tier fat-tree or leaf-spine), and no link joins two planes. The NIC
+ * keeps one IPv4 address, reachable through every plane: RdmaRoutingHelper routes each
+ * plane's switches to the host's port on that plane. Which plane a packet takes is the
+ * NIC's choice (RdmaPathSelector, see RdmaHelper::SetPathSelector): by default one plane
+ * per queue pair (RdmaQpPathSelector), or per-packet spraying (RdmaSprayPathSelector), or
+ * address interleaving (RdmaAddressInterleavePathSelector). Counts, per plane, with h
+ * hosts per edge switch:
+ *
+ *   three-tier: switches 5k^2/4 (edge k^2/2, aggregation k^2/2, core k^2/4);
+ *               links k^2 h/2 host-edge + k^3/4 edge-aggregation + k^3/4 aggregation-core
+ *   leaf-spine: switches leaves + spines;
+ *               links leaves x hostsPerLeaf host-edge + leaves x spines leaf-spine
+ *
+ * and in total: the hosts once (k^2 h/2, or leaves x hostsPerLeaf), P times the switches
+ * and P times the links of each tier (GetNLinks(tier) counts all planes,
+ * GetNLinksPerPlane(tier) one). Every host has P links; every switch has the same ports as
+ * in a single-plane fabric (k for the non-blocking tree). k = 4, P = 2: 16 hosts, 40
+ * switches, 96 links.
+ *
  * <b>Numbering.</b> Nodes are created in the order hosts, edge (leaf), aggregation
  * (spine), core, each pod after pod; links in the order host-edge, edge-aggregation
  * (edge by edge), aggregation-core (aggregation by aggregation), which is also the order
@@ -51,22 +74,27 @@ class RdmaHelper;
  * k-ary tree built here and one read from such a file have the same node and device
  * numbering. Host i is under edge switch i / h; edge switch e is in pod e / (k/2).
  * Hosts get consecutive addresses from the RdmaHelper's base address (GetHostAddress).
+ * With P planes the hosts come first, then the switches of plane 0 (edge, aggregation,
+ * core), then those of plane 1, and so on; plane p's links are created after those of
+ * plane p - 1, so host i's device p (its NIC port p) is on plane p, and a single-plane
+ * fabric is numbered exactly as above. Within a plane the numbering is that of a
+ * single-plane fabric: host i is under edge switch i / h of every plane.
+ *
+ * <b>Accessors and planes.</b> The accessors with a plane argument (GetEdgeSwitches(p),
+ * GetAggregationSwitches(p), GetCoreSwitches(p), GetSwitches(p), GetDevices(tier, p))
+ * return one plane; those without it return all planes, plane after plane (plane 0's
+ * edge switches, then plane 1's, ...), so that with one plane they are unchanged and
+ * GetSwitches()/GetNodes() always cover the whole fabric. GetEdgeOfHost(i) is the index
+ * of host i's edge switch within GetEdgeSwitches(p), the same for every plane.
  *
  * <b>Links.</b> Each tier has its own rate and delay (SetLinkRate, SetLinkDelay:
- * HOST_EDGE, EDGE_AGGREGATION, AGGREGATION_CORE; 100 Gb/s and 1 us by default); other
- * RdmaNetDevice and RdmaChannel attributes apply to every tier (SetDeviceAttribute,
- * SetChannelAttribute).
+ * HOST_EDGE, EDGE_AGGREGATION, AGGREGATION_CORE; 100 Gb/s and 1 us by default), the same
+ * in every plane; other RdmaNetDevice and RdmaChannel attributes apply to every tier
+ * (SetDeviceAttribute, SetChannelAttribute).
  *
  * <b>Memory.</b> The helper keeps only the node containers and per-tier device
  * containers: O(nodes + links). The routes are computed by RdmaRoutingHelper (one
- * breadth-first search per host).
- *
- * <b>Not yet: multi-plane fabrics.</b> Multi-plane designs (each host has one NIC port
- * per plane and every plane is a separate copy of the switch tiers) need multi-port
- * NICs, which RdmaNic does not have yet (it drives exactly one port). The extension point
- * is BuildPlane(): it builds all switch tiers of one plane and the host links of that
- * plane; a SetPlanes(n) would create n sets of switch containers and call BuildPlane
- * once per plane, connecting host port p to plane p.
+ * breadth-first search per edge switch, or per host when hosts have several ports).
  */
 class FatTreeHelper
 {
@@ -117,6 +145,14 @@ class FatTreeHelper
     void SetOversubscription(double ratio);
 
     /**
+     * Build P independent planes: every host gets P NIC ports, port p cabled to its edge
+     * switch in plane p, and every plane is a full copy of the switch tiers (see the class
+     * documentation). Independent of SetThreeTier/SetLeafSpine (they do not reset it).
+     * \param planes number of planes, at least 1 (default 1)
+     */
+    void SetPlanes(uint32_t planes);
+
+    /**
      * \param tier a link tier
      * \param rate the line rate of its links
      */
@@ -158,29 +194,56 @@ class FatTreeHelper
     uint32_t GetUplinksPerEdge() const;
     /// \return number of pods (three-tier: k; leaf-spine: 1)
     uint32_t GetNPods() const;
+    /// \return number of planes (SetPlanes; 1 by default)
+    uint32_t GetNPlanes() const;
 
     /// \return the hosts, in host order
     NodeContainer GetHosts() const;
-    /// \return the edge (ToR, leaf) switches
+    /// \return the edge (ToR, leaf) switches of all planes, plane after plane
     NodeContainer GetEdgeSwitches() const;
-    /// \return the aggregation switches (the spines of a leaf-spine)
+    /**
+     * \param plane plane index, 0 .. GetNPlanes()-1
+     * \return the edge (ToR, leaf) switches of the plane
+     */
+    NodeContainer GetEdgeSwitches(uint32_t plane) const;
+    /// \return the aggregation switches (the spines of a leaf-spine) of all planes
     NodeContainer GetAggregationSwitches() const;
-    /// \return the core switches (none in a leaf-spine)
+    /**
+     * \param plane plane index
+     * \return the aggregation switches (spines) of the plane
+     */
+    NodeContainer GetAggregationSwitches(uint32_t plane) const;
+    /// \return the core switches of all planes (none in a leaf-spine)
     NodeContainer GetCoreSwitches() const;
-    /// \return all switches: edge, aggregation, core
+    /**
+     * \param plane plane index
+     * \return the core switches of the plane (none in a leaf-spine)
+     */
+    NodeContainer GetCoreSwitches(uint32_t plane) const;
+    /// \return all switches: plane after plane, each plane's edge, aggregation, core
     NodeContainer GetSwitches() const;
-    /// \return all nodes: hosts, then the switches
+    /**
+     * \param plane plane index
+     * \return the switches of the plane: edge, aggregation, core
+     */
+    NodeContainer GetSwitches(uint32_t plane) const;
+    /// \return all nodes: hosts, then the switches (GetSwitches())
     NodeContainer GetNodes() const;
 
     /// \return number of hosts (valid before Install)
     uint32_t GetNHosts() const;
-    /// \return number of links (valid before Install)
+    /// \return number of links of all tiers and planes (valid before Install)
     uint32_t GetNLinks() const;
     /**
      * \param tier a link tier
-     * \return number of links of the tier (valid before Install)
+     * \return number of links of the tier in all planes (valid before Install)
      */
     uint32_t GetNLinks(Tier tier) const;
+    /**
+     * \param tier a link tier
+     * \return number of links of the tier in one plane (the same in every plane)
+     */
+    uint32_t GetNLinksPerPlane(Tier tier) const;
 
     /**
      * \param i host index, 0 .. GetNHosts()-1
@@ -194,7 +257,8 @@ class FatTreeHelper
     Ipv4Address GetHostAddress(uint32_t i) const;
     /**
      * \param i host index
-     * \return the index of its edge switch in GetEdgeSwitches()
+     * \return the index of its edge switch in GetEdgeSwitches(plane), the same in every
+     * plane (and in GetEdgeSwitches() for plane 0)
      */
     uint32_t GetEdgeOfHost(uint32_t i) const;
     /**
@@ -205,10 +269,17 @@ class FatTreeHelper
 
     /**
      * \param tier a link tier
-     * \return the devices of the tier's links, two per link in link order (the lower
-     * tier's device first)
+     * \return the devices of the tier's links in all planes, two per link in link order
+     * (the lower tier's device first), plane after plane
      */
     NetDeviceContainer GetDevices(Tier tier) const;
+    /**
+     * \param tier a link tier
+     * \param plane plane index
+     * \return the devices of the tier's links in the plane, two per link in link order
+     * (HOST_EDGE: host i's port `plane` is device 2 i)
+     */
+    NetDeviceContainer GetDevices(Tier tier, uint32_t plane) const;
 
     /**
      * The link helper of a tier (rate and delay of the tier already set), e.g. for pcap.
@@ -222,19 +293,32 @@ class FatTreeHelper
     void Validate();
     /// Abort if Install was called already.
     void CheckNotInstalled(const char* what) const;
+    /// Abort unless plane is a plane index.
+    void CheckPlane(uint32_t plane) const;
     /**
      * Create the switch tiers of one plane and connect them, and the host links of the
-     * plane. Today there is one plane (see the class documentation).
-     * \param plane plane index (0)
+     * plane (each host's next device, so host port p is on plane p when the planes are
+     * built in order).
+     * \param plane plane index, 0 .. m_planes - 1
      */
     void BuildPlane(uint32_t plane);
     /**
-     * Connect two nodes with the link helper of a tier.
+     * Connect two nodes of a plane with the link helper of a tier.
+     * \param plane the plane
      * \param tier the tier
      * \param lower the node of the lower tier
      * \param upper the node of the upper tier
      */
-    void Connect(Tier tier, Ptr<Node> lower, Ptr<Node> upper);
+    void Connect(uint32_t plane, Tier tier, Ptr<Node> lower, Ptr<Node> upper);
+
+    /// The switches and links of one plane.
+    struct Plane
+    {
+        NodeContainer edge;                                //!< edge (leaf) switches
+        NodeContainer aggregation;                         //!< aggregation switches (spines)
+        NodeContainer core;                                //!< core switches
+        std::array<NetDeviceContainer, NUM_TIERS> devices; //!< per tier, two per link
+    };
 
     bool m_leafSpine{false};
     uint32_t m_k{4};
@@ -243,14 +327,12 @@ class FatTreeHelper
     uint32_t m_hostsPerEdgeSetting{0}; //!< 0 = default
     double m_oversubscription{0};      //!< 0 = not set
     uint32_t m_hostsPerEdge{0};        //!< resolved by Validate
+    uint32_t m_planes{1};
     bool m_installed{false};
 
     std::array<RdmaLinkHelper, NUM_TIERS> m_links;
-    std::array<NetDeviceContainer, NUM_TIERS> m_devices;
     NodeContainer m_hosts;
-    NodeContainer m_edge;
-    NodeContainer m_aggregation;
-    NodeContainer m_core;
+    std::vector<Plane> m_plane; //!< built by Install, one per plane
 };
 
 } // namespace ns3
