@@ -22,8 +22,14 @@
  *  - fattree32: k = 32 (8,192 hosts, 1,280 switches), the same traffic, stopped after
  *    100 us of simulated time (set-up and memory at scale). Any even k works (fattree<k>);
  *    benchmarks/plot-scaling.py runs k = 4..32 for the scaling curve.
- * Memory per host and per switch is reported as peak RSS divided by the counts; the
- * scaling runs (benchmarks/run-benchmarks.py --scaling) fit it against the host count.
+ *  - memory: builds a k-ary three-tier fat-tree (--memK, default 16: 1,024 hosts, 320
+ *    switches) step by step and measures the heap in use (glibc mallinfo2) after each step,
+ *    then prints the bytes of one host (node, NIC, its port and half of its cable), one switch
+ *    (node, RdmaSwitch and MMU, its k ports and half of their cables, its share of the
+ *    forwarding state) and one queue pair (--memQps connections, two queue pairs each).
+ *    This is the set-up state; packets and events in flight come on top while running.
+ * For the other scenarios, memory per host and per node is also reported as peak RSS divided
+ * by the counts (benchmarks/plot-scaling.py fits it against the host count).
  */
 
 #include "ns3/core-module.h"
@@ -35,6 +41,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <malloc.h>
 #include <sys/resource.h>
 
 using namespace ns3;
@@ -78,6 +85,135 @@ AddFlow(std::vector<Flow>& flows,
     Simulator::ScheduleWithContext(a->GetId(), t, &RdmaQueuePair::PostSend, f.qp, wr);
 }
 
+/// \return bytes of heap in use (glibc: arena blocks in use plus mmapped blocks)
+uint64_t
+HeapInUse()
+{
+    const struct mallinfo2 mi = mallinfo2();
+    return mi.uordblks + mi.hblkhd;
+}
+
+/// \return this process's peak resident set (VmHWM), bytes
+uint64_t
+PeakRssBytes()
+{
+    std::ifstream status("/proc/self/status");
+    for (std::string line; std::getline(status, line);)
+    {
+        if (line.rfind("VmHWM:", 0) == 0)
+        {
+            return static_cast<uint64_t>(std::stod(line.substr(6))) * 1024;
+        }
+    }
+    return 0;
+}
+
+/**
+ * The memory scenario: a k-ary three-tier fat-tree built step by step (the same wiring as
+ * FatTreeHelper::SetThreeTier), with the heap in use measured after each step, so that the
+ * bytes of a host, a switch and a queue pair are reported separately.
+ * \param k fat-tree arity (even, >= 4)
+ * \param connections connections to open (two queue pairs each)
+ * \return the exit code
+ */
+int
+RunMemory(uint32_t k, uint32_t connections)
+{
+    NS_ABORT_MSG_IF(k < 4 || k % 2 != 0,
+                    "--memK " << k << ": the fat-tree arity must be even and at least 4");
+    const uint32_t half = k / 2;
+    const uint32_t nHosts = k * half * half;
+    const uint32_t nEdge = k * half;
+    const uint32_t nAgg = k * half;
+    const uint32_t nCore = half * half;
+    const uint32_t nSwitches = nEdge + nAgg + nCore;
+    NS_ABORT_MSG_IF(connections == 0, "--memQps must be at least 1");
+
+    RdmaLinkHelper link;
+    link.SetDeviceAttribute("DataRate", StringValue("100Gbps"));
+    link.SetChannelAttribute("Delay", TimeValue(MicroSeconds(1)));
+    RdmaHelper rdma;
+    rdma.SetCongestionControl("ns3::DcqcnCongestionControl");
+
+    const uint64_t start = HeapInUse();
+    NodeContainer hosts(nHosts);
+    const uint64_t afterHosts = HeapInUse();
+    NodeContainer edge(nEdge);
+    NodeContainer agg(nAgg);
+    NodeContainer core(nCore);
+    NodeContainer switches;
+    switches.Add(edge);
+    switches.Add(agg);
+    switches.Add(core);
+    const uint64_t afterSwitches = HeapInUse();
+    uint32_t links = 0;
+    for (uint32_t h = 0; h < nHosts; ++h)
+    {
+        link.Install(hosts.Get(h), edge.Get(h / half));
+        ++links;
+    }
+    for (uint32_t pod = 0; pod < k; ++pod)
+    {
+        for (uint32_t e = 0; e < half; ++e)
+        {
+            for (uint32_t a = 0; a < half; ++a)
+            {
+                link.Install(edge.Get(pod * half + e), agg.Get(pod * half + a));
+                ++links;
+            }
+        }
+        for (uint32_t a = 0; a < half; ++a)
+        {
+            for (uint32_t c = 0; c < half; ++c)
+            {
+                link.Install(agg.Get(pod * half + a), core.Get(a * half + c));
+                ++links;
+            }
+        }
+    }
+    const uint64_t afterLinks = HeapInUse();
+    rdma.InstallSwitches(switches);
+    const uint64_t afterSwitchStacks = HeapInUse();
+    rdma.InstallHosts(hosts);
+    const uint64_t afterNics = HeapInUse();
+    RdmaRoutingHelper::PopulateRoutingTables();
+    const uint64_t afterRoutes = HeapInUse();
+    std::vector<Ptr<RdmaQueuePair>> qps;
+    qps.reserve(2 * connections);
+    const uint64_t beforeQps = HeapInUse();
+    for (uint32_t i = 0; i < connections; ++i)
+    {
+        // Host i to the host half the fabric away (another pod), wrapping around.
+        auto pair = rdma.Connect(hosts.Get(i % nHosts), hosts.Get((i + nHosts / 2) % nHosts));
+        qps.push_back(pair.first);
+        qps.push_back(pair.second);
+    }
+    const uint64_t afterQps = HeapInUse();
+
+    const double link1 = double(afterLinks - afterSwitches) / links; // 2 devices + channel
+    const double hostNode = double(afterHosts - start) / nHosts;
+    const double switchNode = double(afterSwitches - afterHosts) / nSwitches;
+    const double nic = double(afterNics - afterSwitchStacks) / nHosts;
+    const double switchStack = double(afterSwitchStacks - afterLinks) / nSwitches;
+    const double routes = double(afterRoutes - afterNics) / nSwitches;
+    // A host has one port; a switch has k ports. Each port is charged half its cable.
+    const double perHost = hostNode + nic + link1 / 2;
+    const double perSwitch = switchNode + switchStack + routes + k * link1 / 2;
+    const double perQp = double(afterQps - beforeQps) / (2.0 * connections);
+    std::cout << std::fixed << std::setprecision(0) << "scenario=memory k=" << k
+              << " hosts=" << nHosts << " switches=" << nSwitches << " links=" << links
+              << " queue_pairs=" << 2 * connections << " heap_total_bytes=" << afterQps - start
+              << " bytes_per_host=" << perHost << " bytes_per_switch=" << perSwitch
+              << " bytes_per_qp=" << perQp << " bytes_per_link=" << link1
+              << " host_node_bytes=" << hostNode << " host_nic_bytes=" << nic
+              << " switch_node_bytes=" << switchNode << " switch_stack_bytes=" << switchStack
+              << " switch_route_bytes=" << routes << " peak_rss_mb=" << std::setprecision(1)
+              << PeakRssBytes() / 1048576.0 << std::endl;
+    qps.clear();
+    Simulator::Destroy();
+    return 0;
+}
+
 } // namespace
 
 int
@@ -87,13 +223,22 @@ main(int argc, char* argv[])
     std::string scenario = "incast";
     std::string scheduler = "ns3::PriorityQueueScheduler";
     CommandLine cmd(__FILE__);
-    cmd.AddValue("scenario", "incast | leafspine16", scenario);
+    cmd.AddValue("scenario", "incast | leafspine16 | fattree<k> (k even) | memory", scenario);
+    uint32_t memK = 16;
+    uint32_t memQps = 1024;
+    cmd.AddValue("memK", "memory scenario: fat-tree arity", memK);
+    cmd.AddValue("memQps", "memory scenario: connections (two queue pairs each)", memQps);
     cmd.AddValue("scheduler", "ns-3 scheduler TypeId", scheduler);
     Time stopTime(0);
     cmd.AddValue("stopTime",
                  "stop after this simulated time (0: when every flow is done; fattree32: 100us)",
                  stopTime);
     cmd.Parse(argc, argv);
+
+    if (scenario == "memory")
+    {
+        return RunMemory(memK, memQps);
+    }
 
     ObjectFactory sched(scheduler);
     Simulator::SetScheduler(sched);
@@ -211,7 +356,8 @@ main(int argc, char* argv[])
     {
         NS_ABORT_MSG("unknown --scenario '" << scenario
                                             << "'; valid: incast, leafspine16, fattree<k> "
-                                               "(k even, e.g. fattree8, fattree16, fattree32)");
+                                               "(k even, e.g. fattree8, fattree16, fattree32), "
+                                               "memory");
     }
     rdma.AssignStreams(switches, 0);
     for (auto& f : flows)

@@ -4,6 +4,9 @@
 
 Usage: benchmarks/run-benchmarks.py [--build build] [--record]
 
+It also runs rdma-bench --scenario=memory: the heap bytes of one host, one switch and one
+queue pair, measured separately while a k = 16 fat-tree is built (--mem-k changes k).
+
 Each scenario's result figures (completed flows, FCT mean/p50/p99, pause frames) are compared
 with the ones recorded in benchmarks/recorded-results.json: a performance change must not
 move them, and the script says so when it does. --record stores the current figures.
@@ -25,9 +28,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 RECORD = os.path.join(HERE, "recorded-results.json")
 
 
-def run(exe, scenario):
-    out = subprocess.run([exe, f"--scenario={scenario}"], check=True, capture_output=True,
-                         text=True).stdout
+def run(exe, scenario, *extra):
+    out = subprocess.run([exe, f"--scenario={scenario}", *extra], check=True,
+                         capture_output=True, text=True).stdout
     line = [l for l in out.splitlines() if l.startswith("scenario=")][-1]
     return dict(kv.split("=", 1) for kv in line.split())
 
@@ -81,6 +84,8 @@ def main():
     ap.add_argument("--record", action="store_true", help="store the result figures")
     ap.add_argument("--large", action="store_true",
                     help="also run fattree32 (8,192 hosts: set-up plus 100 us of traffic)")
+    ap.add_argument("--mem-k", type=int, default=16,
+                    help="fat-tree arity of the memory-per-object measurement (default 16)")
     args = ap.parse_args()
     exe = os.path.join(args.build, "benchmarks", "rdma-bench")
     if not os.path.exists(exe):
@@ -100,6 +105,14 @@ def main():
         r = run_hpcc(args.build, s, flow_file)
         results[s] = r
         print(" | ".join(r.get(c, "") for c in cols), flush=True)
+
+    m = run(exe, "memory", f"--memK={args.mem_k}", f"--memQps={args.mem_k ** 3 // 4}")
+    print(f"memory (heap in use, k={m['k']} fat-tree: {m['hosts']} hosts, {m['switches']} "
+          f"switches of {m['k']} ports, {m['queue_pairs']} queue pairs): "
+          f"{float(m['bytes_per_host']):.0f} B per host, "
+          f"{float(m['bytes_per_switch']):.0f} B per switch, "
+          f"{float(m['bytes_per_qp']):.0f} B per queue pair "
+          f"({float(m['bytes_per_link']):.0f} B per link: two ports and the cable)", flush=True)
 
     recorded = {}
     if os.path.exists(RECORD):

@@ -12,12 +12,76 @@
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("RdmaChannel");
 
 NS_OBJECT_ENSURE_REGISTERED(RdmaChannel);
+
+namespace
+{
+/**
+ * The arrival of a frame at the receiving device: calls RdmaNetDevice::Receive. One is
+ * scheduled per frame per link, so its blocks are recycled through a free list instead of
+ * going through malloc and free. The list is a plain static: events are created and
+ * destroyed by the simulator's thread only, as ns-3's Simulator is. Recycled blocks are kept
+ * for reuse, never returned.
+ */
+class FrameArrivalEvent : public EventImpl
+{
+  public:
+    /**
+     * \param device the receiving device
+     * \param frame the frame
+     */
+    FrameArrivalEvent(RdmaNetDevice* device, Ptr<Packet> frame)
+        : m_device(device),
+          m_frame(std::move(frame))
+    {
+    }
+
+    /// \return a recycled block, or a new one
+    static void* operator new(std::size_t size)
+    {
+        if (FreeBlock* b = g_free)
+        {
+            g_free = b->next;
+            return b;
+        }
+        return ::operator new(std::max(size, sizeof(FreeBlock)));
+    }
+
+    /// \param p the block to recycle
+    static void operator delete(void* p)
+    {
+        FreeBlock* b = static_cast<FreeBlock*>(p);
+        b->next = g_free;
+        g_free = b;
+    }
+
+  private:
+    void Notify() override
+    {
+        m_device->Receive(std::move(m_frame));
+    }
+
+    /// A recycled block.
+    struct FreeBlock
+    {
+        FreeBlock* next; //!< the next recycled block
+    };
+
+    static FreeBlock* g_free; //!< the first recycled block
+
+    Ptr<RdmaNetDevice> m_device; //!< the receiver, kept alive until the event is gone
+    Ptr<Packet> m_frame;         //!< the frame
+};
+
+FrameArrivalEvent::FreeBlock* FrameArrivalEvent::g_free = nullptr;
+} // namespace
 
 TypeId
 RdmaChannel::GetTypeId()
@@ -69,17 +133,28 @@ RdmaChannel::TransmitStart(Ptr<Packet> frame, Ptr<RdmaNetDevice> src, Time txTim
                     "RdmaChannel::TransmitStart: the channel has " << m_nDevices
                                                                    << " device(s) attached; a "
                                                                       "frame needs two ends");
-    Ptr<RdmaNetDevice> dst = GetPeer(src);
-    Ptr<Node> dstNode = dst->GetNode();
-    NS_ABORT_MSG_IF(!dstNode,
-                    "RdmaChannel::TransmitStart: peer device " << dst->GetAddress()
-                                                               << " is not installed on a node");
-    Simulator::ScheduleWithContext(dstNode->GetId(),
-                                   txTime + m_delay,
-                                   &RdmaNetDevice::Receive,
-                                   dst,
-                                   frame);
-    m_txrxTrace(frame, src, dst, txTime, txTime + m_delay);
+    // Per-frame path: raw pointers (the channel holds both devices) and the receiver's
+    // context looked up once.
+    const uint32_t side = PeekPointer(m_devices[0]) == PeekPointer(src) ? 1 : 0;
+    NS_ABORT_MSG_IF(side == 0 && m_devices[1] != src,
+                    "RdmaChannel::TransmitStart: the sender is not attached to this channel");
+    RdmaNetDevice* dst = PeekPointer(m_devices[side]);
+    if (m_context[side] == NO_CONTEXT)
+    {
+        Ptr<Node> dstNode = dst->GetNode();
+        NS_ABORT_MSG_IF(!dstNode,
+                        "RdmaChannel::TransmitStart: peer device "
+                            << dst->GetAddress() << " is not installed on a node");
+        m_context[side] = dstNode->GetId();
+    }
+    const Time rxTime = txTime + m_delay;
+    if (!m_txrxTrace.IsEmpty())
+    {
+        m_txrxTrace(frame, src, m_devices[side], txTime, rxTime);
+    }
+    Simulator::ScheduleWithContext(m_context[side],
+                                   rxTime,
+                                   new FrameArrivalEvent(dst, std::move(frame)));
     return true;
 }
 

@@ -81,6 +81,10 @@ class RdmaChannel : public Channel
     Time m_delay;
     Ptr<RdmaNetDevice> m_devices[2];
     std::size_t m_nDevices{0};
+    /// Marks a context not looked up yet.
+    static constexpr uint32_t NO_CONTEXT = 0xffffffff;
+    /// Node id (event context) of each device, looked up at its first frame.
+    uint32_t m_context[2]{NO_CONTEXT, NO_CONTEXT};
     /// Fired when a frame leaves the sender: packet, src, dst, txTime, txTime+delay.
     TracedCallback<Ptr<const Packet>, Ptr<NetDevice>, Ptr<NetDevice>, Time, Time> m_txrxTrace;
 };

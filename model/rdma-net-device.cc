@@ -28,6 +28,134 @@ NS_LOG_COMPONENT_DEFINE("RdmaNetDevice");
 
 NS_OBJECT_ENSURE_REGISTERED(RdmaNetDevice);
 
+/**
+ * The end-of-frame event of a device: calls TransmitComplete. One is scheduled per frame on
+ * a busy port, so its blocks are recycled through a free list instead of going through
+ * malloc and free (as RdmaChannel's frame-arrival event does). The list is a plain static:
+ * events are created and destroyed by the simulator's thread only, as ns-3's Simulator is.
+ * Recycled blocks are kept for reuse, never returned.
+ */
+class RdmaNetDevice::TxCompleteEvent : public EventImpl
+{
+  public:
+    /// \param device the device
+    explicit TxCompleteEvent(RdmaNetDevice* device)
+        : m_device(device)
+    {
+    }
+
+    /**
+     * \param size the object size
+     * \return a recycled block, or a new one
+     */
+    static void* operator new(std::size_t size)
+    {
+        if (FreeBlock* b = g_free)
+        {
+            g_free = b->next;
+            return b;
+        }
+        return ::operator new(std::max(size, sizeof(FreeBlock)));
+    }
+
+    /// \param p the block to recycle
+    static void operator delete(void* p)
+    {
+        FreeBlock* b = static_cast<FreeBlock*>(p);
+        b->next = g_free;
+        g_free = b;
+    }
+
+  private:
+    void Notify() override
+    {
+        m_device->TransmitComplete();
+    }
+
+    /// A recycled block.
+    struct FreeBlock
+    {
+        FreeBlock* next; //!< the next recycled block
+    };
+
+    static FreeBlock* g_free; //!< the first recycled block
+
+    Ptr<RdmaNetDevice> m_device; //!< kept alive until the event has run or been dropped
+};
+
+RdmaNetDevice::TxCompleteEvent::FreeBlock* RdmaNetDevice::TxCompleteEvent::g_free = nullptr;
+
+/**
+ * The Ethernet II header of an IPv4 frame as 14 ready bytes. Adding it to a packet costs a
+ * copy; an ns3::EthernetHeader would rebuild and serialize two Mac48Address objects per
+ * frame. It reports ns3::EthernetHeader as its instance TypeId, so packet metadata (printing,
+ * ascii traces) and RemoveHeader(EthernetHeader) see exactly what an EthernetHeader would
+ * have left: the bytes are the same.
+ */
+class RdmaNetDevice::Ipv4FrameHeader : public Header
+{
+  public:
+    /**
+     * Serialize the header once.
+     * \param source the source MAC address
+     * \param destination the destination MAC address
+     */
+    void Set(Mac48Address source, Mac48Address destination)
+    {
+        m_source = source;
+        m_destination = destination;
+        destination.CopyTo(m_bytes);
+        source.CopyTo(m_bytes + 6);
+        m_bytes[12] = static_cast<uint8_t>(ETHERTYPE_IPV4 >> 8);
+        m_bytes[13] = static_cast<uint8_t>(ETHERTYPE_IPV4 & 0xff);
+        m_valid = true;
+    }
+
+    /**
+     * \param source the source MAC address
+     * \param destination the destination MAC address
+     * \return true if the serialized bytes are those of these addresses
+     */
+    bool Matches(const Mac48Address& source, const Mac48Address& destination) const
+    {
+        return m_valid && m_source == source && m_destination == destination;
+    }
+
+    TypeId GetInstanceTypeId() const override
+    {
+        return EthernetHeader::GetTypeId();
+    }
+
+    uint32_t GetSerializedSize() const override
+    {
+        return ETHERNET_HEADER_BYTES;
+    }
+
+    void Serialize(Buffer::Iterator start) const override
+    {
+        start.Write(m_bytes, ETHERNET_HEADER_BYTES);
+    }
+
+    uint32_t Deserialize(Buffer::Iterator start) override
+    {
+        start.Read(m_bytes, ETHERNET_HEADER_BYTES);
+        m_valid = false;
+        return ETHERNET_HEADER_BYTES;
+    }
+
+    void Print(std::ostream& os) const override
+    {
+        os << "length/type=0x" << std::hex << ETHERTYPE_IPV4 << std::dec << ", source=" << m_source
+           << ", destination=" << m_destination;
+    }
+
+  private:
+    uint8_t m_bytes[ETHERNET_HEADER_BYTES]{};
+    Mac48Address m_source;
+    Mac48Address m_destination;
+    bool m_valid{false};
+};
+
 TypeId
 RdmaNetDevice::GetTypeId()
 {
@@ -36,11 +164,12 @@ RdmaNetDevice::GetTypeId()
             .SetParent<NetDevice>()
             .SetGroupName("Rdma")
             .AddConstructor<RdmaNetDevice>()
-            .AddAttribute("DataRate",
-                          "Line rate of the port",
-                          DataRateValue(DataRate("100Gbps")),
-                          MakeDataRateAccessor(&RdmaNetDevice::m_dataRate),
-                          MakeDataRateChecker())
+            .AddAttribute(
+                "DataRate",
+                "Line rate of the port",
+                DataRateValue(DataRate("100Gbps")),
+                MakeDataRateAccessor(&RdmaNetDevice::SetDataRate, &RdmaNetDevice::GetDataRate),
+                MakeDataRateChecker())
             .AddAttribute("Mtu",
                           "The MAC-level Maximum Transmission Unit: the largest IPv4 packet a "
                           "frame carries (9000: jumbo frames, needed for RoCE MTU 4096)",
@@ -117,7 +246,8 @@ RdmaNetDevice::GetTypeId()
 
 RdmaNetDevice::RdmaNetDevice()
     : m_mtu(9000),
-      m_policy(STRICT_PRIORITY)
+      m_policy(STRICT_PRIORITY),
+      m_ipv4Header(std::make_unique<Ipv4FrameHeader>())
 {
     NS_LOG_FUNCTION(this);
 }
@@ -132,9 +262,12 @@ RdmaNetDevice::DoDispose()
 {
     NS_LOG_FUNCTION(this);
     m_wakeUpEvent.Cancel();
-    m_txCompleteEvent.Cancel();
+    // A pending end-of-frame event finds m_channel null and does nothing.
+    m_wakeUpPending = false;
     m_node = nullptr;
     m_channel = nullptr;
+    m_peer = nullptr;
+    m_portHandler = nullptr;
     m_receiveErrorModel = nullptr;
     m_currentFrame = nullptr;
     m_controlQueue.clear();
@@ -177,9 +310,12 @@ RdmaNetDevice::Enqueue(Ptr<Packet> packet, uint8_t cls)
     NS_ABORT_MSG_IF(packet->GetSize() > m_mtu,
                     "RdmaNetDevice::Enqueue: packet of "
                         << packet->GetSize() << " bytes exceeds the MTU of " << m_mtu << " bytes");
-    m_queues[cls].push_back(packet);
     m_queueBytes[cls] += packet->GetSize();
-    m_macTxTrace(packet);
+    if (!m_macTxTrace.IsEmpty())
+    {
+        m_macTxTrace(packet);
+    }
+    m_queues[cls].push_back(std::move(packet));
     TryTransmit();
 }
 
@@ -230,6 +366,13 @@ RdmaNetDevice::SetDequeueCallback(DequeueCallback cb)
     m_dequeueCallback = cb;
 }
 
+void
+RdmaNetDevice::SetPortHandler(RdmaPortHandler* handler, uint32_t port)
+{
+    m_portHandler = handler;
+    m_handlerPort = port;
+}
+
 bool
 RdmaNetDevice::IsClassPaused(uint8_t cls) const
 {
@@ -242,7 +385,16 @@ RdmaNetDevice::IsClassPaused(uint8_t cls) const
 uint8_t
 RdmaNetDevice::GetPausedMask() const
 {
-    const Time now = Simulator::Now();
+    return PausedMaskAt(Simulator::Now());
+}
+
+uint8_t
+RdmaNetDevice::PausedMaskAt(Time now) const
+{
+    if (now >= m_pauseHorizon)
+    {
+        return 0; // no pause outlives m_pauseHorizon (the common case: nothing paused)
+    }
     uint8_t mask = 0;
     for (uint32_t cls = 0; cls < NUM_CLASSES; ++cls)
     {
@@ -284,6 +436,13 @@ RdmaNetDevice::GetDataRate() const
     return m_dataRate;
 }
 
+void
+RdmaNetDevice::SetDataRate(DataRate rate)
+{
+    m_dataRate = rate;
+    m_bitRate = rate.GetBitRate();
+}
+
 uint32_t
 RdmaNetDevice::WireBytes(uint32_t frameBytes)
 {
@@ -302,7 +461,7 @@ RdmaNetDevice::SerializationTime(uint32_t wireBytes)
     // Exact rational arithmetic in simulator time steps, carrying the remainder to the
     // next frame: the long-run rate is exact at any Time resolution (at the default 1 ns
     // a 100 Gb/s frame of 88.48 ns would otherwise be cut to 88 ns, 0.5 % too fast).
-    const uint64_t bitRate = m_dataRate.GetBitRate();
+    const uint64_t bitRate = m_bitRate;
     if (bitRate != m_stepsPerByteRate)
     {
         m_stepsPerByteRate = bitRate;
@@ -376,14 +535,13 @@ RdmaNetDevice::TryTransmit()
     {
         return;
     }
-    if (Simulator::Now() < m_txEnd)
+    const Time now = Simulator::Now();
+    if (now < m_txEnd)
     {
         // Still serializing: make sure the end of the frame wakes us (see StartTransmission).
-        if (!m_txCompleteEvent.IsRunning())
+        if (m_txCompleteAt != m_txEnd)
         {
-            m_txCompleteEvent = Simulator::Schedule(m_txEnd - Simulator::Now(),
-                                                    &RdmaNetDevice::TransmitComplete,
-                                                    this);
+            ScheduleTransmitComplete(m_txEnd - now);
         }
         return;
     }
@@ -391,22 +549,26 @@ RdmaNetDevice::TryTransmit()
     {
         Ptr<Packet> frame = m_controlQueue.front();
         m_controlQueue.pop_front();
-        StartTransmission(frame);
+        StartTransmission(frame, now);
         return;
     }
-    const uint8_t paused = GetPausedMask();
+    const uint8_t paused = PausedMaskAt(now);
     const uint32_t cls = PickClass(paused);
     if (cls < NUM_CLASSES)
     {
-        Ptr<Packet> packet = m_queues[cls].front();
+        Ptr<Packet> packet = std::move(m_queues[cls].front());
         m_queues[cls].pop_front();
         m_queueBytes[cls] -= packet->GetSize();
-        if (!m_dequeueCallback.IsNull())
+        if (m_portHandler)
+        {
+            m_portHandler->HandleDequeue(m_handlerPort, packet, static_cast<uint8_t>(cls));
+        }
+        else if (!m_dequeueCallback.IsNull())
         {
             m_dequeueCallback(this, packet, static_cast<uint8_t>(cls));
         }
-        AddEthernetHeader(packet, ETHERTYPE_IPV4);
-        StartTransmission(packet);
+        AddIpv4EthernetHeader(packet);
+        StartTransmission(packet, now);
         return;
     }
     if (!m_txPull.IsNull())
@@ -426,9 +588,12 @@ RdmaNetDevice::TryTransmit()
                             "RdmaNetDevice: pulled packet of "
                                 << packet->GetSize() << " bytes exceeds the MTU of " << m_mtu
                                 << " bytes");
-            m_macTxTrace(packet);
-            AddEthernetHeader(packet, ETHERTYPE_IPV4);
-            StartTransmission(packet);
+            if (!m_macTxTrace.IsEmpty())
+            {
+                m_macTxTrace(packet);
+            }
+            AddIpv4EthernetHeader(packet);
+            StartTransmission(packet, now);
             return;
         }
     }
@@ -436,27 +601,51 @@ RdmaNetDevice::TryTransmit()
 }
 
 void
-RdmaNetDevice::StartTransmission(Ptr<Packet> frame)
+RdmaNetDevice::ScheduleTransmitComplete(Time delay)
+{
+    // In this node's context, as Simulator::Schedule from the node's own events would; no
+    // EventId is made (nothing cancels it: after DoDispose it finds no channel).
+    Simulator::ScheduleWithContext(m_node ? m_nodeId : Simulator::GetContext(),
+                                   delay,
+                                   new TxCompleteEvent(this));
+    m_txCompleteAt = m_txEnd;
+}
+
+void
+RdmaNetDevice::StartTransmission(Ptr<Packet> frame, Time now)
 {
     NS_LOG_FUNCTION(this << frame);
-    NS_ASSERT_MSG(Simulator::Now() >= m_txEnd, "RdmaNetDevice: transmission started while busy");
+    NS_ASSERT_MSG(now >= m_txEnd, "RdmaNetDevice: transmission started while busy");
     // The channel takes the frame itself (no copy); keep a copy only for PhyTxEnd sinks.
-    m_currentFrame = m_phyTxEndTrace.IsEmpty() ? nullptr : frame->Copy();
+    if (!m_phyTxEndTrace.IsEmpty())
+    {
+        m_currentFrame = frame->Copy();
+    }
     const uint32_t wireBytes = WireBytes(frame->GetSize());
     const Time wireTime = SerializationTime(wireBytes);
     ++m_txFrames;
     m_txWireBytes += wireBytes;
-    m_phyTxBeginTrace(frame);
-    m_snifferTrace(frame);
-    m_promiscSnifferTrace(frame);
-    m_txEnd = Simulator::Now() + wireTime;
+    // Traces are tested for sinks first: calling an empty one still copies a Ptr per call.
+    if (!m_phyTxBeginTrace.IsEmpty())
+    {
+        m_phyTxBeginTrace(frame);
+    }
+    if (!m_snifferTrace.IsEmpty())
+    {
+        m_snifferTrace(frame);
+    }
+    if (!m_promiscSnifferTrace.IsEmpty())
+    {
+        m_promiscSnifferTrace(frame);
+    }
+    m_txEnd = now + wireTime;
     m_channel->TransmitStart(frame, this, wireTime);
     // The end of a frame needs an event only if something may be sent next or a PhyTxEnd
     // sink listens; otherwise TryTransmit schedules it when work arrives during the frame.
     // An uncongested switch port thus costs one event per frame instead of two.
     if (!m_controlQueue.empty() || !m_txPull.IsNull() || m_currentFrame || HasQueuedPackets())
     {
-        m_txCompleteEvent = Simulator::Schedule(wireTime, &RdmaNetDevice::TransmitComplete, this);
+        ScheduleTransmitComplete(wireTime);
     }
 }
 
@@ -464,10 +653,10 @@ void
 RdmaNetDevice::TransmitComplete()
 {
     NS_LOG_FUNCTION(this);
-    Ptr<Packet> frame = m_currentFrame;
-    m_currentFrame = nullptr;
-    if (frame)
+    if (m_currentFrame)
     {
+        Ptr<Packet> frame = std::move(m_currentFrame);
+        m_currentFrame = nullptr;
         m_phyTxEndTrace(frame);
     }
     TryTransmit();
@@ -477,6 +666,7 @@ void
 RdmaNetDevice::PauseExpired()
 {
     NS_LOG_FUNCTION(this);
+    m_wakeUpPending = false;
     TryTransmit();
 }
 
@@ -484,12 +674,20 @@ void
 RdmaNetDevice::ScheduleWakeUp()
 {
     NS_LOG_FUNCTION(this);
-    m_wakeUpEvent.Cancel();
-    if (IsBusy())
+    const Time now = Simulator::Now();
+    if (now >= m_pauseHorizon && !m_wakeUpPending)
+    {
+        return; // nothing paused, no wake-up to cancel (the common case)
+    }
+    if (m_wakeUpPending)
+    {
+        m_wakeUpEvent.Cancel();
+        m_wakeUpPending = false;
+    }
+    if (now < m_txEnd)
     {
         return; // the end of the frame re-evaluates
     }
-    const Time now = Simulator::Now();
     // Classes with work: non-empty queues; with a pull source, any class may have work there.
     const bool anyClass = !m_txPull.IsNull();
     bool found = false;
@@ -506,6 +704,7 @@ RdmaNetDevice::ScheduleWakeUp()
     if (found)
     {
         m_wakeUpEvent = Simulator::Schedule(earliest - now, &RdmaNetDevice::PauseExpired, this);
+        m_wakeUpPending = true;
     }
 }
 
@@ -520,13 +719,24 @@ RdmaNetDevice::Receive(Ptr<Packet> frame)
         m_phyRxDropTrace(frame);
         return;
     }
-    m_phyRxEndTrace(frame);
-    m_snifferTrace(frame);
-    m_promiscSnifferTrace(frame);
+    if (!m_phyRxEndTrace.IsEmpty())
+    {
+        m_phyRxEndTrace(frame);
+    }
+    if (!m_snifferTrace.IsEmpty())
+    {
+        m_snifferTrace(frame);
+    }
+    if (!m_promiscSnifferTrace.IsEmpty())
+    {
+        m_promiscSnifferTrace(frame);
+    }
 
-    // Ethernet II header read from the raw bytes: no Header object on the per-frame path.
-    uint8_t eth[ETHERNET_HEADER_BYTES];
-    if (frame->CopyData(eth, ETHERNET_HEADER_BYTES) < ETHERNET_HEADER_BYTES)
+    // Ethernet II header read from the raw bytes, together with the start of the IPv4 packet
+    // for a port handler: one copy per hop, no Header object on the per-frame path.
+    uint8_t eth[ETHERNET_HEADER_BYTES + RdmaPortHandler::HEAD_BYTES];
+    const uint32_t copied = frame->CopyData(eth, sizeof(eth));
+    if (copied < ETHERNET_HEADER_BYTES)
     {
         NS_LOG_LOGIC("dropping a runt frame of " << frame->GetSize() << " bytes");
         ++m_rxDrops;
@@ -547,16 +757,24 @@ RdmaNetDevice::Receive(Ptr<Packet> frame)
         return;
     }
     frame->RemoveAtStart(ETHERNET_HEADER_BYTES);
-    m_macRxTrace(frame);
-    Mac48Address source;
-    Mac48Address destination;
-    if (!m_promiscRxCallback.IsNull() || m_rdmaRxCallback.IsNull())
+    if (!m_macRxTrace.IsEmpty())
     {
-        destination.CopyFrom(eth);
-        source.CopyFrom(eth + 6);
+        m_macRxTrace(frame);
+    }
+    if (m_portHandler && m_promiscRxCallback.IsNull())
+    {
+        m_portHandler->HandleReceive(m_handlerPort,
+                                     std::move(frame),
+                                     eth + ETHERNET_HEADER_BYTES,
+                                     copied - ETHERNET_HEADER_BYTES);
+        return;
     }
     if (!m_promiscRxCallback.IsNull())
     {
+        Mac48Address source;
+        Mac48Address destination;
+        destination.CopyFrom(eth);
+        source.CopyFrom(eth + 6);
         m_promiscRxCallback(this,
                             frame,
                             ETHERTYPE_IPV4,
@@ -564,12 +782,21 @@ RdmaNetDevice::Receive(Ptr<Packet> frame)
                             destination,
                             NetDevice::PACKET_HOST);
     }
-    if (!m_rdmaRxCallback.IsNull())
+    if (m_portHandler)
+    {
+        m_portHandler->HandleReceive(m_handlerPort,
+                                     frame,
+                                     eth + ETHERNET_HEADER_BYTES,
+                                     copied - ETHERNET_HEADER_BYTES);
+    }
+    else if (!m_rdmaRxCallback.IsNull())
     {
         m_rdmaRxCallback(this, frame);
     }
     else if (!m_rxCallback.IsNull())
     {
+        Mac48Address source;
+        source.CopyFrom(eth + 6);
         m_rxCallback(this, frame, ETHERTYPE_IPV4, source);
     }
 }
@@ -607,6 +834,7 @@ RdmaNetDevice::ReceivePfc(Ptr<Packet> frame)
             const uint16_t quanta = pfc.GetQuanta(cls);
             m_pausedUntil[cls] =
                 quanta == 0 ? now : now + m_dataRate.CalculateBitsTxTime(512u * quanta);
+            m_pauseHorizon = std::max(m_pauseHorizon, m_pausedUntil[cls]);
             NS_LOG_LOGIC("class " << +cls << " paused for " << quanta << " quanta, until "
                                   << m_pausedUntil[cls].As(Time::US));
             m_pfcRxTrace(cls, quanta);
@@ -615,6 +843,7 @@ RdmaNetDevice::ReceivePfc(Ptr<Packet> frame)
     if (IsBusy())
     {
         m_wakeUpEvent.Cancel();
+        m_wakeUpPending = false;
         TryTransmit(); // makes sure the end of the frame re-evaluates
     }
     else
@@ -634,12 +863,33 @@ RdmaNetDevice::AddEthernetHeader(Ptr<Packet> packet, uint16_t etherType) const
     packet->AddHeader(eth);
 }
 
+void
+RdmaNetDevice::AddIpv4EthernetHeader(const Ptr<Packet>& packet)
+{
+    const RdmaNetDevice* peer = GetPeerDevice();
+    if (!m_ipv4Header->Matches(m_address, peer->m_address))
+    {
+        m_ipv4Header->Set(m_address, peer->m_address);
+    }
+    packet->AddHeader(*m_ipv4Header);
+}
+
+RdmaNetDevice*
+RdmaNetDevice::GetPeerDevice() const
+{
+    if (!m_peer)
+    {
+        NS_ABORT_MSG_IF(!m_channel || m_channel->GetNDevices() < 2,
+                        "RdmaNetDevice " << m_address << ": the link has no peer device");
+        m_peer = PeekPointer(m_channel->GetPeer(this));
+    }
+    return m_peer;
+}
+
 Mac48Address
 RdmaNetDevice::GetPeerAddress() const
 {
-    NS_ABORT_MSG_IF(!m_channel || m_channel->GetNDevices() < 2,
-                    "RdmaNetDevice " << m_address << ": the link has no peer device");
-    return m_channel->GetPeer(this)->m_address;
+    return GetPeerDevice()->m_address;
 }
 
 uint64_t
@@ -814,6 +1064,7 @@ void
 RdmaNetDevice::SetNode(Ptr<Node> node)
 {
     m_node = node;
+    m_nodeId = node ? node->GetId() : 0;
 }
 
 bool

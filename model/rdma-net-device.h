@@ -13,7 +13,9 @@
 #include "ns3/traced-callback.h"
 
 #include <array>
-#include <deque>
+#include <memory>
+#include <type_traits>
+#include <vector>
 
 namespace ns3
 {
@@ -21,6 +23,128 @@ namespace ns3
 class RdmaChannel;
 class ErrorModel;
 class Node;
+
+/**
+ * \ingroup rdma
+ * \brief A FIFO queue in a ring buffer that allocates nothing while empty.
+ *
+ * The per-port, per-class queues of devices and switches are many (eight classes on every
+ * port of every switch) and nearly all empty; std::deque allocates a 512-byte block for each
+ * even when empty, which made empty queues half the memory of a k = 32 fat-tree. The ring
+ * grows by doubling (capacity a power of two) and keeps its capacity.
+ * \tparam T the element type
+ */
+template <class T>
+class RdmaFifo
+{
+  public:
+    /// \return true if the queue holds nothing
+    bool empty() const
+    {
+        return m_size == 0;
+    }
+
+    /// \return the number of elements
+    std::size_t size() const
+    {
+        return m_size;
+    }
+
+    /// \return the oldest element (the queue must not be empty)
+    T& front()
+    {
+        return m_ring[m_head];
+    }
+
+    /// \param value the element to append
+    void push_back(T value)
+    {
+        if (m_size == m_ring.size())
+        {
+            Grow();
+        }
+        m_ring[(m_head + m_size) & m_mask] = std::move(value);
+        ++m_size;
+    }
+
+    /// Remove the oldest element (the queue must not be empty).
+    void pop_front()
+    {
+        if constexpr (!std::is_trivially_destructible_v<T>)
+        {
+            m_ring[m_head] = T(); // release what the slot holds (a Ptr's reference)
+        }
+        m_head = (m_head + 1) & m_mask;
+        --m_size;
+    }
+
+    /// Remove every element and release the storage.
+    void clear()
+    {
+        std::vector<T>().swap(m_ring);
+        m_mask = 0;
+        m_head = 0;
+        m_size = 0;
+    }
+
+  private:
+    /// Double the capacity (4 at first), keeping the order.
+    void Grow()
+    {
+        std::vector<T> ring(m_ring.empty() ? 4 : 2 * m_ring.size());
+        for (std::size_t i = 0; i < m_size; ++i)
+        {
+            ring[i] = std::move(m_ring[(m_head + i) & m_mask]);
+        }
+        m_ring.swap(ring);
+        m_mask = m_ring.size() - 1;
+        m_head = 0;
+    }
+
+    std::vector<T> m_ring; //!< the ring; its size is the capacity (0 or a power of two)
+    std::size_t m_mask{0}; //!< capacity - 1 (when the capacity is not 0)
+    std::size_t m_head{0}; //!< index of the oldest element
+    std::size_t m_size{0}; //!< number of elements
+};
+
+/**
+ * \ingroup rdma
+ * \brief The packet sink of a switch port, called directly by the device (no Callback
+ * indirection, no re-parsing: the device hands over the header bytes it has already read).
+ *
+ * RdmaSwitch implements it; other receivers use RdmaNetDevice::SetRdmaReceiveCallback and
+ * RdmaNetDevice::SetDequeueCallback, which the device uses when no handler is set.
+ */
+class RdmaPortHandler
+{
+  public:
+    /// Bytes of a received packet (from its IPv4 header on) the device reads for the handler:
+    /// an IPv4 header without options plus the two transport ports.
+    static constexpr uint32_t HEAD_BYTES = 28;
+
+    virtual ~RdmaPortHandler() = default;
+
+    /**
+     * An IPv4 packet arrived on a port (Ethernet header removed). The handler owns it.
+     * \param port the port number given to RdmaNetDevice::SetPortHandler
+     * \param packet the packet
+     * \param head the packet's first bytes
+     * \param headBytes how many bytes head holds: HEAD_BYTES, or the packet size if smaller
+     */
+    virtual void HandleReceive(uint32_t port,
+                               Ptr<Packet> packet,
+                               const uint8_t* head,
+                               uint32_t headBytes) = 0;
+
+    /**
+     * A queued packet leaves its class queue to be transmitted, before the Ethernet header
+     * is added (see RdmaNetDevice::DequeueCallback).
+     * \param port the port number given to RdmaNetDevice::SetPortHandler
+     * \param packet the packet
+     * \param cls its class
+     */
+    virtual void HandleDequeue(uint32_t port, const Ptr<Packet>& packet, uint8_t cls) = 0;
+};
 
 /**
  * \ingroup rdma
@@ -146,6 +270,14 @@ class RdmaNetDevice : public NetDevice
      * \param cb the receiver
      */
     void SetRdmaReceiveCallback(RdmaReceiveCallback cb);
+    /**
+     * Deliver received IPv4 packets and dequeue notifications to a handler (the switch),
+     * in place of the receive and dequeue callbacks.
+     * \param handler the handler (not owned; it must outlive the device's use, or be reset
+     *        with nullptr)
+     * \param port the number the handler knows this device by
+     */
+    void SetPortHandler(RdmaPortHandler* handler, uint32_t port);
 
     /**
      * \param cls traffic class
@@ -170,6 +302,8 @@ class RdmaNetDevice : public NetDevice
 
     /// \return the port's line rate
     DataRate GetDataRate() const;
+    /// \param rate the port's line rate (attribute DataRate)
+    void SetDataRate(DataRate rate);
 
     /**
      * Bytes a frame occupies on the wire: padding to the minimum frame, FCS, preamble,
@@ -252,8 +386,25 @@ class RdmaNetDevice : public NetDevice
     bool HasQueuedPackets() const;
     /// Transmit the next eligible frame if the device is idle.
     void TryTransmit();
-    /// Serialize a complete frame onto the channel.
-    void StartTransmission(Ptr<Packet> frame);
+    /**
+     * \param now the current time
+     * \return bitmask of the classes paused at now
+     */
+    uint8_t PausedMaskAt(Time now) const;
+    /**
+     * Serialize a complete frame onto the channel.
+     * \param frame the frame
+     * \param now the current time
+     */
+    void StartTransmission(Ptr<Packet> frame, Time now);
+    /**
+     * Schedule TransmitComplete at the end of the current frame (a pooled event: one per
+     * frame on a busy port).
+     * \param delay time until the end of the frame
+     */
+    void ScheduleTransmitComplete(Time delay);
+    /// The end-of-frame event (pooled, see ScheduleTransmitComplete).
+    class TxCompleteEvent;
     /// End of serialization of the current frame.
     void TransmitComplete();
     /// A pause timer expired: re-evaluate eligibility.
@@ -270,8 +421,12 @@ class RdmaNetDevice : public NetDevice
     Time SerializationTime(uint32_t wireBytes);
     /// Add the Ethernet II header addressed to the peer.
     void AddEthernetHeader(Ptr<Packet> packet, uint16_t etherType) const;
+    /// Add the Ethernet II header of an IPv4 frame to the peer (per-frame fast path).
+    void AddIpv4EthernetHeader(const Ptr<Packet>& packet);
     /// \return the MAC address of the device at the other end of the link
     Mac48Address GetPeerAddress() const;
+    /// \return the device at the other end of the link (aborts if there is none)
+    RdmaNetDevice* GetPeerDevice() const;
     /**
      * Pick the class queue to serve next.
      * \param pausedMask the currently paused classes
@@ -280,6 +435,7 @@ class RdmaNetDevice : public NetDevice
     uint32_t PickClass(uint8_t pausedMask);
 
     Ptr<Node> m_node;
+    uint32_t m_nodeId{0}; //!< m_node's id (the context of this device's events)
     Ptr<RdmaChannel> m_channel;
     Mac48Address m_address;
     uint32_t m_ifIndex{0};
@@ -288,19 +444,34 @@ class RdmaNetDevice : public NetDevice
     SchedulingPolicy m_policy;
     Ptr<ErrorModel> m_receiveErrorModel;
 
-    Time m_txEnd;                   //!< end of the frame being serialized (busy while now < it)
-    EventId m_txCompleteEvent;      //!< end-of-frame event, when one is needed
+    Time m_txEnd; //!< end of the frame being serialized (busy while now < it)
+    /// When the last end-of-frame event was scheduled for: one is pending for the current
+    /// frame iff this equals m_txEnd (cheaper than EventId::IsRunning per call).
+    Time m_txCompleteAt{-1};
+    uint64_t m_bitRate{0};          //!< m_dataRate in bit/s (read per frame)
     uint64_t m_txTimeCarry{0};      //!< remainder of the last serialization time, in bit-steps
-    uint64_t m_stepsPerByteRate{0}; //!< the bit rate m_stepsPerByte was computed for
+    uint64_t m_stepsPerByteRate{0}; //!< the m_bitRate m_stepsPerByte was computed for
     uint64_t m_stepsPerByte{0};     //!< time steps per byte when exact, else 0
     Ptr<Packet> m_currentFrame;     //!< the frame being serialized, for PhyTxEnd
     TracedCallback<> m_linkChangeCallbacks;
-    std::deque<Ptr<Packet>> m_controlQueue; //!< PFC frames, Ethernet header included
-    std::array<std::deque<Ptr<Packet>>, NUM_CLASSES> m_queues;
+    RdmaFifo<Ptr<Packet>> m_controlQueue; //!< PFC frames, Ethernet header included
+    std::array<RdmaFifo<Ptr<Packet>>, NUM_CLASSES> m_queues;
     std::array<uint32_t, NUM_CLASSES> m_queueBytes{};
     std::array<Time, NUM_CLASSES> m_pausedUntil{};
+    Time m_pauseHorizon; //!< the latest m_pausedUntil: no class is paused from then on
     uint32_t m_rrNext{0};
     EventId m_wakeUpEvent;
+    bool m_wakeUpPending{false}; //!< m_wakeUpEvent is scheduled and has not run
+
+    mutable RdmaNetDevice* m_peer{nullptr}; //!< the other end of the link, once looked up
+    /**
+     * The Ethernet II header of IPv4 frames to the peer, serialized once (rebuilt when either
+     * MAC address changes): adding it costs a 14-byte copy instead of an EthernetHeader.
+     */
+    class Ipv4FrameHeader;
+    std::unique_ptr<Ipv4FrameHeader> m_ipv4Header;
+    RdmaPortHandler* m_portHandler{nullptr}; //!< the switch's fast path, if set
+    uint32_t m_handlerPort{0};               //!< this device's number at m_portHandler
 
     TxPullCallback m_txPull;
     DequeueCallback m_dequeueCallback;

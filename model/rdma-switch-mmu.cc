@@ -216,13 +216,12 @@ RdmaSwitchMmu::Validate()
 }
 
 void
-RdmaSwitchMmu::CheckQueue(uint32_t port, uint8_t cls) const
+RdmaSwitchMmu::AbortBadQueue(uint32_t port, uint8_t cls) const
 {
     NS_ABORT_MSG_IF(port >= GetNPorts(),
                     "RdmaSwitchMmu: port " << port << " does not exist (ports: " << GetNPorts()
                                            << ")");
-    NS_ABORT_MSG_IF(cls >= NUM_CLASSES,
-                    "RdmaSwitchMmu: class " << unsigned(cls) << " is not in 0..7");
+    NS_ABORT_MSG("RdmaSwitchMmu: class " << unsigned(cls) << " is not in 0..7");
 }
 
 uint64_t

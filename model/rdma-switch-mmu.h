@@ -263,8 +263,26 @@ class RdmaSwitchMmu : public Object
 
     /// \return number of lossless classes
     uint32_t CountLossless() const;
-    /// Abort unless the queue indices are valid.
-    void CheckQueue(uint32_t port, uint8_t cls) const;
+
+    /**
+     * Abort unless the queue indices are valid (inline test; the abort is out of line).
+     * \param port port index
+     * \param cls class
+     */
+    void CheckQueue(uint32_t port, uint8_t cls) const
+    {
+        if (port >= m_ingress.size() || cls >= NUM_CLASSES)
+        {
+            AbortBadQueue(port, cls);
+        }
+    }
+
+    /**
+     * Abort naming the invalid queue indices.
+     * \param port port index
+     * \param cls class
+     */
+    [[noreturn]] void AbortBadQueue(uint32_t port, uint8_t cls) const;
 
     // attributes
     uint64_t m_bufferSize;

@@ -33,13 +33,19 @@ namespace
 /// Bytes of an IPv4 header without options.
 constexpr uint32_t IPV4_HEADER_BYTES = 20;
 /// Bytes copied from a packet to read the 5-tuple: IPv4 header and the two ports.
-constexpr uint32_t PARSE_BYTES = IPV4_HEADER_BYTES + 8;
+constexpr uint32_t PARSE_BYTES = RdmaPortHandler::HEAD_BYTES;
+static_assert(PARSE_BYTES >= IPV4_HEADER_BYTES + 4, "the ports follow a 20-byte IPv4 header");
 /// Largest IPv4 header (IHL 15) plus the two ports.
 constexpr uint32_t PARSE_BYTES_MAX = 60 + 4;
 /// Bytes of an Ethernet II header (no 802.1Q tag).
 constexpr uint32_t ETHERNET_HEADER_BYTES = 14;
 /// PFC pause time of an XOFF frame, quanta.
 constexpr uint16_t XOFF_QUANTA = 0xFFFF;
+/// Ingress FIFO entry: the ingress port in the low bits, and what the dequeue-time ECN marker
+/// needs from the IPv4 header (read at arrival, so the packet is not parsed again).
+constexpr uint32_t FIFO_PORT_MASK = 0x00ffffffU;
+constexpr uint32_t FIFO_ECN_CAPABLE = 1U << 30; //!< ECT(0) or ECT(1)
+constexpr uint32_t FIFO_CHECKSUM = 1U << 31;    //!< the IPv4 header carries a checksum
 /// IP protocol numbers whose first four payload bytes are source and destination ports.
 constexpr uint8_t IPPROTO_TCP_NUMBER = 6;
 constexpr uint8_t IPPROTO_UDP_NUMBER = 17;
@@ -168,6 +174,7 @@ RdmaSwitch::NotifyNewAggregate()
     if (!m_node)
     {
         m_node = GetObject<Node>();
+        m_derivedEcmpSeed = DeriveEcmpSeed(m_node);
     }
     Object::NotifyNewAggregate();
 }
@@ -191,7 +198,7 @@ RdmaSwitch::DoDispose()
     }
     for (auto& dev : m_ports)
     {
-        dev->SetDequeueCallback(RdmaNetDevice::DequeueCallback());
+        dev->SetPortHandler(nullptr, 0);
     }
     m_refreshEvents.clear();
     m_ports.clear();
@@ -244,6 +251,7 @@ RdmaSwitch::SetNode(Ptr<Node> node)
 {
     NS_LOG_FUNCTION(this << node);
     m_node = node;
+    m_derivedEcmpSeed = DeriveEcmpSeed(m_node);
 }
 
 Ptr<Node>
@@ -260,6 +268,7 @@ RdmaSwitch::AddPort(Ptr<RdmaNetDevice> device)
     if (!m_node)
     {
         m_node = device->GetNode();
+        m_derivedEcmpSeed = DeriveEcmpSeed(m_node);
     }
     NS_ABORT_MSG_IF(!m_node || device->GetNode() != m_node,
                     "RdmaSwitch::AddPort: the device is not a device of the switch's node "
@@ -279,13 +288,15 @@ RdmaSwitch::AddPort(Ptr<RdmaNetDevice> device)
 
     const uint32_t maxFrameWire =
         RdmaNetDevice::WireBytes(device->GetMtu() + ETHERNET_HEADER_BYTES);
+    NS_ABORT_MSG_IF(m_ports.size() > FIFO_PORT_MASK,
+                    "RdmaSwitch::AddPort: a switch has at most " << FIFO_PORT_MASK + 1 << " ports");
     const uint32_t port = m_mmu->AddPort(device->GetDataRate(), channel->GetDelay(), maxFrameWire);
     m_ports.push_back(device);
     m_ingressFifo.emplace_back();
     m_refreshEvents.emplace_back();
 
-    device->SetRdmaReceiveCallback(MakeCallback(&RdmaSwitch::ReceiveFromPort, this, port));
-    device->SetDequeueCallback(MakeCallback(&RdmaSwitch::DeviceDequeue, this, port));
+    // The device calls HandleReceive / HandleDequeue directly (no Callback layers).
+    device->SetPortHandler(this, port);
     NS_LOG_INFO("port " << port << ": " << device->GetDataRate() << ", delay "
                         << channel->GetDelay() << ", headroom " << m_mmu->GetHeadroom(port)
                         << " B");
@@ -436,12 +447,14 @@ RdmaSwitch::FlowHash(uint32_t src,
 uint64_t
 RdmaSwitch::GetEffectiveEcmpSeed() const
 {
-    if (m_ecmpSeed != 0)
-    {
-        return m_ecmpSeed;
-    }
+    return m_ecmpSeed != 0 ? m_ecmpSeed : DeriveEcmpSeed(m_node);
+}
+
+uint64_t
+RdmaSwitch::DeriveEcmpSeed(Ptr<Node> node)
+{
     // Outside the range of the 32-bit attribute, so that no explicit seed collides.
-    return (1ULL << 32) | (m_node ? m_node->GetId() : 0);
+    return (1ULL << 32) | (node ? node->GetId() : 0);
 }
 
 int64_t
@@ -531,15 +544,35 @@ void
 RdmaSwitch::ReceiveFromPort(uint32_t inPort, Ptr<RdmaNetDevice> device, Ptr<Packet> packet)
 {
     NS_LOG_FUNCTION(this << inPort << device << packet);
-    // Parse the IPv4 header and the transport ports once, from the raw bytes.
-    uint8_t hdr[PARSE_BYTES_MAX];
+    uint8_t head[PARSE_BYTES];
+    const uint32_t copied = packet->CopyData(head, PARSE_BYTES);
+    Forward(inPort, packet, head, copied);
+}
+
+void
+RdmaSwitch::HandleReceive(uint32_t port,
+                          Ptr<Packet> packet,
+                          const uint8_t* head,
+                          uint32_t headBytes)
+{
+    Forward(port, packet, head, headBytes);
+}
+
+void
+RdmaSwitch::Forward(uint32_t inPort,
+                    const Ptr<Packet>& packet,
+                    const uint8_t* head,
+                    uint32_t copied)
+{
+    // The IPv4 header and the transport ports are parsed once, from the raw bytes the
+    // receiving device already read.
     const uint32_t size = packet->GetSize();
-    if (size < IPV4_HEADER_BYTES)
+    if (size < IPV4_HEADER_BYTES || copied < IPV4_HEADER_BYTES)
     {
         DropPacket(packet, MALFORMED_PACKET, inPort, 0);
         return;
     }
-    uint32_t copied = packet->CopyData(hdr, PARSE_BYTES);
+    const uint8_t* hdr = head;
     const uint32_t ihl = (hdr[0] & 0x0fU) * 4;
     const uint8_t tos = hdr[1];
     const uint8_t cls = tos >> 5; // DSCP >> 3
@@ -556,9 +589,11 @@ RdmaSwitch::ReceiveFromPort(uint32_t inPort, Ptr<RdmaNetDevice> device, Ptr<Pack
     uint16_t dstPort = 0;
     if (ipProtocol == IPPROTO_UDP_NUMBER || ipProtocol == IPPROTO_TCP_NUMBER)
     {
+        uint8_t withOptions[PARSE_BYTES_MAX];
         if (ihl + 4 > copied && ihl + 4 <= size)
         {
-            copied = packet->CopyData(hdr, ihl + 4); // IPv4 options: rare
+            copied = packet->CopyData(withOptions, ihl + 4); // IPv4 options: rare
+            hdr = withOptions;
         }
         if (ihl + 4 <= copied)
         {
@@ -583,7 +618,7 @@ RdmaSwitch::ReceiveFromPort(uint32_t inPort, Ptr<RdmaNetDevice> device, Ptr<Pack
         key.protocol = ipProtocol;
         key.srcPort = srcPort;
         key.dstPort = dstPort;
-        key.seed = GetEffectiveEcmpSeed();
+        key.seed = m_ecmpSeed != 0 ? m_ecmpSeed : m_derivedEcmpSeed;
         key.size = size;
         key.inPort = inPort;
         key.cls = cls;
@@ -614,49 +649,57 @@ RdmaSwitch::ReceiveFromPort(uint32_t inPort, Ptr<RdmaNetDevice> device, Ptr<Pack
 
     // ECN marking on the instantaneous egress queue length.
     const uint8_t ecn = tos & 0x03U;
-    if (m_ecnEnabled && m_ecnMarkingPoint == ECN_AT_ENQUEUE &&
-        (ecn == Ipv4Header::ECN_ECT1 || ecn == Ipv4Header::ECN_ECT0) && DecideEcnMark(queueBefore))
+    const bool ecnCapable = ecn == Ipv4Header::ECN_ECT1 || ecn == Ipv4Header::ECN_ECT0;
+    uint32_t fifoEntry = inPort;
+    if (m_ecnEnabled && ecnCapable)
     {
-        MarkPacket(packet, hasChecksum, outPort, cls, queueBefore);
+        if (m_ecnMarkingPoint == ECN_AT_ENQUEUE)
+        {
+            if (DecideEcnMark(queueBefore))
+            {
+                MarkPacket(packet, hasChecksum, outPort, cls, queueBefore);
+            }
+        }
+        else
+        {
+            fifoEntry |= FIFO_ECN_CAPABLE | (hasChecksum ? FIFO_CHECKSUM : 0);
+        }
     }
 
     // Remember the ingress port before the device may dequeue synchronously.
-    m_ingressFifo[outPort][cls].push_back(inPort);
+    m_ingressFifo[outPort][cls].push_back(fifoEntry);
     ++m_forwarded;
-    m_egressQueueTrace(outPort, cls, static_cast<uint32_t>(queueBefore + size));
+    if (!m_egressQueueTrace.IsEmpty())
+    {
+        m_egressQueueTrace(outPort, cls, static_cast<uint32_t>(queueBefore + size));
+    }
     m_ports[outPort]->Enqueue(packet, cls);
 }
 
 void
-RdmaSwitch::DeviceDequeue(uint32_t port,
-                          Ptr<RdmaNetDevice> /* device */,
-                          Ptr<Packet> packet,
-                          uint8_t cls)
+RdmaSwitch::HandleDequeue(uint32_t port, const Ptr<Packet>& packet, uint8_t cls)
 {
     NS_LOG_FUNCTION(this << port << packet << unsigned(cls));
-    std::deque<uint32_t>& fifo = m_ingressFifo[port][cls];
+    RdmaFifo<uint32_t>& fifo = m_ingressFifo[port][cls];
     NS_ABORT_MSG_IF(fifo.empty(),
                     "RdmaSwitch: port " << port << " class " << unsigned(cls)
                                         << " dequeued a packet the switch did not queue");
-    const uint32_t inPort = fifo.front();
+    const uint32_t entry = fifo.front();
     fifo.pop_front();
+    const uint32_t inPort = entry & FIFO_PORT_MASK;
     m_mmu->Release(inPort, port, cls, packet->GetSize());
     const uint64_t queueBehind = m_mmu->GetEgressBytes(port, cls);
-    m_egressQueueTrace(port, cls, static_cast<uint32_t>(queueBehind));
-    if (m_ecnEnabled && m_ecnMarkingPoint == ECN_AT_DEQUEUE)
+    if (!m_egressQueueTrace.IsEmpty())
     {
-        // Mark on the queue the packet leaves behind (the HPCC simulator's and several
-        // switch ASICs' choice): the congestion signal skips the queueing delay.
-        uint8_t hdr[IPV4_HEADER_BYTES];
-        if (packet->CopyData(hdr, IPV4_HEADER_BYTES) == IPV4_HEADER_BYTES)
-        {
-            const uint8_t ecn = hdr[1] & 0x03U;
-            if ((ecn == Ipv4Header::ECN_ECT1 || ecn == Ipv4Header::ECN_ECT0) &&
-                DecideEcnMark(queueBehind))
-            {
-                MarkPacket(packet, hdr[10] != 0 || hdr[11] != 0, port, cls, queueBehind);
-            }
-        }
+        m_egressQueueTrace(port, cls, static_cast<uint32_t>(queueBehind));
+    }
+    // Mark on the queue the packet leaves behind (the HPCC simulator's and several switch
+    // ASICs' choice): the congestion signal skips the queueing delay. Whether the packet is
+    // ECN-capable was read at arrival (FIFO_ECN_CAPABLE is set only when marking at dequeue).
+    if ((entry & FIFO_ECN_CAPABLE) && m_ecnEnabled && m_ecnMarkingPoint == ECN_AT_DEQUEUE &&
+        DecideEcnMark(queueBehind))
+    {
+        MarkPacket(packet, (entry & FIFO_CHECKSUM) != 0, port, cls, queueBehind);
     }
     if (m_mmu->CheckShouldResume(inPort, cls))
     {
@@ -675,7 +718,7 @@ RdmaSwitch::DropPacket(Ptr<const Packet> packet, DropReason reason, uint32_t por
 }
 
 void
-RdmaSwitch::MarkPacket(Ptr<Packet> packet,
+RdmaSwitch::MarkPacket(const Ptr<Packet>& packet,
                        bool checksum,
                        uint32_t port,
                        uint8_t cls,

@@ -11,6 +11,7 @@
 #include "ns3/packet.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/rdma-load-balancer.h"
+#include "ns3/rdma-net-device.h"
 #include "ns3/rdma-switch-mmu.h"
 #include "ns3/traced-callback.h"
 
@@ -75,7 +76,7 @@ class RdmaNetDevice;
  * trace), every mark through one (counter, EcnMark trace), every PFC frame through one
  * (counters, Pfc trace), in the manner of ns-3's QueueDisc::DropBeforeEnqueue and Mark.
  */
-class RdmaSwitch : public Object
+class RdmaSwitch : public Object, public RdmaPortHandler
 {
   public:
     /// Why a packet was dropped.
@@ -283,8 +284,9 @@ class RdmaSwitch : public Object
     uint64_t GetForwardedPackets() const;
 
     /**
-     * Receive an IPv4 packet on a port (the port's RdmaReceiveCallback, set by AddPort):
-     * parse once, route, admit, mark, enqueue. The packet is forwarded without a copy.
+     * Receive an IPv4 packet on a port as if it had arrived there: parse once, route, admit,
+     * mark, enqueue. The packet is forwarded without a copy. (The ports themselves deliver
+     * through RdmaPortHandler::HandleReceive, with the header bytes they already read.)
      * \param inPort the ingress port index
      * \param device the receiving device
      * \param packet the IPv4 packet (Ethernet header removed)
@@ -316,7 +318,7 @@ class RdmaSwitch : public Object
      * \param cls traffic class
      * \param queueBytes queue length found
      */
-    void MarkPacket(Ptr<Packet> packet,
+    void MarkPacket(const Ptr<Packet>& packet,
                     bool checksum,
                     uint32_t port,
                     uint8_t cls,
@@ -346,7 +348,30 @@ class RdmaSwitch : public Object
      * \param packet the packet starting transmission
      * \param cls its class
      */
-    void DeviceDequeue(uint32_t port, Ptr<RdmaNetDevice> device, Ptr<Packet> packet, uint8_t cls);
+    /**
+     * Forward a received IPv4 packet: parse, route, admit, mark, queue.
+     * \param inPort the ingress port
+     * \param packet the packet
+     * \param head the packet's first bytes
+     * \param headBytes how many bytes head holds (up to RdmaPortHandler::HEAD_BYTES)
+     */
+    void Forward(uint32_t inPort,
+                 const Ptr<Packet>& packet,
+                 const uint8_t* head,
+                 uint32_t headBytes);
+
+    // RdmaPortHandler: the ports' direct receive and dequeue path.
+    void HandleReceive(uint32_t port,
+                       Ptr<Packet> packet,
+                       const uint8_t* head,
+                       uint32_t headBytes) override;
+    void HandleDequeue(uint32_t port, const Ptr<Packet>& packet, uint8_t cls) override;
+
+    /**
+     * \param node the switch's node (may be null)
+     * \return the ECMP seed used when the EcmpSeed attribute is 0
+     */
+    static uint64_t DeriveEcmpSeed(Ptr<Node> node);
 
     static constexpr uint32_t NUM_CLASSES = RdmaSwitchMmu::NUM_CLASSES;
     static constexpr uint32_t NO_PORT = 0xffffffff;
@@ -370,7 +395,7 @@ class RdmaSwitch : public Object
     std::vector<uint32_t> m_denseRoutes;                   //!< set id per address - m_denseBase
     std::unordered_map<uint32_t, uint32_t> m_sparseRoutes; //!< set id of other addresses
     /// Ingress port of every packet waiting in each egress (port, class) queue.
-    std::vector<std::array<std::deque<uint32_t>, NUM_CLASSES>> m_ingressFifo;
+    std::vector<std::array<RdmaFifo<uint32_t>, NUM_CLASSES>> m_ingressFifo;
     std::vector<EventId> m_refreshEvents;
     Ptr<UniformRandomVariable> m_rng;
     bool m_configChecked{false};
@@ -382,6 +407,7 @@ class RdmaSwitch : public Object
     uint64_t m_kmax;
     double m_pmax;
     uint32_t m_ecmpSeed;
+    uint64_t m_derivedEcmpSeed{DeriveEcmpSeed(nullptr)}; //!< DeriveEcmpSeed(m_node), kept
 
     // counters
     std::array<uint64_t, NUM_DROP_REASONS> m_drops{};
