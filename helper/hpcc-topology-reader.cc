@@ -515,8 +515,8 @@ HpccTopologyReader::Build(RdmaLinkHelper& link)
             const HpccLink* first = firstLink[end];
             NS_ABORT_MSG_IF(first && first->rate != l.rate,
                             m_fileName << ":" << l.line << ": host " << end << " has links of "
-                                       << l.rate << " (this line) and " << first->rate
-                                       << " (line " << first->line
+                                       << l.rate << " (this line) and " << first->rate << " (line "
+                                       << first->line
                                        << "); the ports of a NIC need the same rate");
             if (!first)
             {

@@ -178,8 +178,9 @@ RdmaHeaderStack::Print(std::ostream& os) const
     if (m_size >= IPV4_UDP_BYTES + RdmaBthHeader::SIZE)
     {
         const uint8_t* b = m_bytes;
-        os << "IPv4 " << Ipv4Address((uint32_t(b[12]) << 24) | (uint32_t(b[13]) << 16) |
-                                     (uint32_t(b[14]) << 8) | b[15])
+        os << "IPv4 "
+           << Ipv4Address((uint32_t(b[12]) << 24) | (uint32_t(b[13]) << 16) |
+                          (uint32_t(b[14]) << 8) | b[15])
            << " > "
            << Ipv4Address((uint32_t(b[16]) << 24) | (uint32_t(b[17]) << 16) |
                           (uint32_t(b[18]) << 8) | b[19])

@@ -313,8 +313,7 @@ RdmaNic::CreateQueuePair()
     {
         NS_ABORT_MSG_IF(m_mtu + headerBytes + 3 > d->GetMtu(),
                         "RdmaNic::Mtu " << m_mtu << " plus " << headerBytes
-                                        << " header bytes exceeds the port's IP MTU "
-                                        << d->GetMtu()
+                                        << " header bytes exceeds the port's IP MTU " << d->GetMtu()
                                         << "; lower Mtu or raise ns3::RdmaNetDevice::Mtu");
     }
     GetPathSelector();
@@ -457,8 +456,7 @@ RdmaNic::PullPacketMultiPort(uint32_t port, uint8_t pausedMask, uint8_t* cls)
                             "path selector chose port " << wanted << " of a NIC with " << nPorts
                                                         << " ports");
             // Ready for another port that is idle and may send its class: wake it.
-            kick = kick ||
-                   (!m_ports[wanted]->IsBusy() && !m_ports[wanted]->IsClassPaused(qpClass));
+            kick = kick || (!m_ports[wanted]->IsBusy() && !m_ports[wanted]->IsClassPaused(qpClass));
             continue;
         }
         rrNext = (i + 1) % n;
@@ -552,7 +550,7 @@ RdmaNic::DiscardRx(Ptr<const Packet> packet, const char* reason)
 void
 RdmaNic::Receive(uint32_t port, Ptr<RdmaNetDevice> /* device */, Ptr<Packet> p)
 {
-    m_controlPort = port; // ACKs, NAKs and CNPs it triggers leave through the same port
+    m_controlPort = port;         // ACKs, NAKs and CNPs it triggers leave through the same port
     Ptr<const Packet> packet = p; // for discard traces
     // IPv4 and UDP are read from the raw bytes (no Header objects on the per-packet path);
     // the RoCEv2 headers below are parsed with their ns-3 Header classes.

@@ -187,8 +187,8 @@ class RdmaNic : public Object
     EventId m_kickEvent;
     TypeId m_pathSelectorTypeId;
     Ptr<RdmaPathSelector> m_pathSelector;
-    bool m_spreads{false};        //!< m_pathSelector->SpreadsQueuePairs(), cached
-    bool m_variesEntropy{false};  //!< m_pathSelector->VariesSourcePort(), cached
+    bool m_spreads{false};       //!< m_pathSelector->SpreadsQueuePairs(), cached
+    bool m_variesEntropy{false}; //!< m_pathSelector->VariesSourcePort(), cached
     uint64_t m_rxDiscards{0};
 
     TypeId m_ccTypeId;

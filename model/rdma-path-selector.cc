@@ -17,8 +17,7 @@ NS_OBJECT_ENSURE_REGISTERED(RdmaPathSelector);
 TypeId
 RdmaPathSelector::GetTypeId()
 {
-    static TypeId tid =
-        TypeId("ns3::RdmaPathSelector").SetParent<Object>().SetGroupName("Rdma");
+    static TypeId tid = TypeId("ns3::RdmaPathSelector").SetParent<Object>().SetGroupName("Rdma");
     return tid;
 }
 

@@ -340,7 +340,7 @@ class RdmaQueuePair : public Object
     RdmaRecoveryState m_rs;
     std::deque<TxMessage> m_txMessages;
     mutable std::size_t m_cursor{0}; //!< FindMessage's last answer (a cache)
-    uint32_t m_nextSendMsn{0}; //!< SEND message sequence number of the next SEND posted
+    uint32_t m_nextSendMsn{0};       //!< SEND message sequence number of the next SEND posted
     Time m_nextSendTime;
     Time m_lastTxTime;             //!< when the last data packet was sent (pacing)
     uint32_t m_lastTxWireBytes{0}; //!< its wire bytes

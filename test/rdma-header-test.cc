@@ -730,8 +730,7 @@ BuildWithStack(uint32_t payload,
     }
     if (aeth)
     {
-        s.AppendAeth(RdmaAethHeader::NakSyndrome(RdmaAethHeader::NAK_PSN_SEQUENCE_ERROR),
-                     0xABCDEF);
+        s.AppendAeth(RdmaAethHeader::NakSyndrome(RdmaAethHeader::NAK_PSN_SEQUENCE_ERROR), 0xABCDEF);
     }
     s.FinishIpv4Udp(Ipv4Address("10.0.0.1"),
                     Ipv4Address("10.0.3.200"),
@@ -757,6 +756,7 @@ TEST(RdmaHeader, HeaderStackMatchesHeaderClassesByteForByte)
         bool reth;
         bool aeth;
     };
+
     const Case cases[] = {{1024, RC_WRITE_FIRST, true, false},
                           {1024, RC_WRITE_MIDDLE, false, false},
                           {333, RC_WRITE_LAST, false, false},
@@ -773,12 +773,17 @@ TEST(RdmaHeader, HeaderStackMatchesHeaderClassesByteForByte)
                 {
                     SCOPED_TRACE(testing::Message()
                                  << "payload " << c.payload << " opcode " << int(c.opcode)
-                                 << " dscp " << int(dscp) << " ecn " << int(ecn) << " psn "
-                                 << psn);
-                    EXPECT_EQ(BytesOf(BuildWithStack(c.payload, c.opcode, psn, c.reth, c.aeth,
-                                                     dscp, ecn)),
-                              BytesOf(BuildWithHeaderClasses(c.payload, c.opcode, psn, c.reth,
-                                                             c.aeth, dscp, ecn)));
+                                 << " dscp " << int(dscp) << " ecn " << int(ecn) << " psn " << psn);
+                    EXPECT_EQ(
+                        BytesOf(
+                            BuildWithStack(c.payload, c.opcode, psn, c.reth, c.aeth, dscp, ecn)),
+                        BytesOf(BuildWithHeaderClasses(c.payload,
+                                                       c.opcode,
+                                                       psn,
+                                                       c.reth,
+                                                       c.aeth,
+                                                       dscp,
+                                                       ecn)));
                 }
             }
         }

@@ -369,8 +369,7 @@ TEST(RdmaHpccCompat, DualHomedHostsGetTwoPortNics)
     Ptr<RdmaNic> a = RdmaHelper::GetNic(nodes.Get(0));
     ASSERT_EQ(a->GetNDevices(), 2u);
     // Port p is the host's p-th link in file order.
-    EXPECT_EQ(a->GetDevice(1)->GetRdmaChannel()->GetPeer(a->GetDevice(1))->GetNode(),
-              nodes.Get(3));
+    EXPECT_EQ(a->GetDevice(1)->GetRdmaChannel()->GetPeer(a->GetDevice(1))->GetNode(), nodes.Get(3));
     CompletionLog log;
     std::vector<Ptr<RdmaQueuePair>> requesters;
     for (int q = 0; q < 8; ++q)
