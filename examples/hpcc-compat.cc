@@ -1177,8 +1177,8 @@ main(int argc, char* argv[])
     std::string configFile;
     std::string dir;
     std::string outDir = "results/hpcc-compat";
-    uint32_t seed = 1;
-    uint32_t runNumber = 1;
+    uint32_t seed = 0;      // 0: keep ns-3's RngSeed (default 1, or --RngSeed)
+    uint32_t runNumber = 0; // 0: keep ns-3's RngRun (default 1, or --RngRun)
     Time cnpInterval(0);
     CommandLine cmd(__FILE__);
     cmd.Usage("Run an HPCC-simulator configuration (config, topology and flow files) unchanged; "
@@ -1188,16 +1188,23 @@ main(int argc, char* argv[])
                  "directory of TOPOLOGY_FILE and FLOW_FILE (default: the config's directory)",
                  dir);
     cmd.AddValue("outDir", "directory of the output files", outDir);
-    cmd.AddValue("seed", "random seed (ns3::RngSeedManager)", seed);
-    cmd.AddValue("run", "random run number", runNumber);
+    cmd.AddValue("seed", "random seed (ns3::RngSeedManager; 0: ns-3's --RngSeed)", seed);
+    cmd.AddValue("run", "random run number (0: ns-3's --RngRun)", runNumber);
     cmd.AddValue("cnpInterval",
                  "ns3::RdmaNic::CnpInterval (0: a CNP for every CE-marked packet, as the peer "
                  "flags the ACK of every CE packet)",
                  cnpInterval);
     cmd.Parse(argc, argv);
     NS_ABORT_MSG_IF(configFile.empty(), "--config=<HPCC configuration file> is required");
-    RngSeedManager::SetSeed(seed);
-    RngSeedManager::SetRun(runNumber);
+    // Only an explicit --seed/--run overrides ns-3's global RngSeed/RngRun.
+    if (seed != 0)
+    {
+        RngSeedManager::SetSeed(seed);
+    }
+    if (runNumber != 0)
+    {
+        RngSeedManager::SetRun(runNumber);
+    }
 
     HpccConfigReader cfg;
     cfg.Read(configFile);
