@@ -356,6 +356,25 @@ FatTreeHelper::CheckPlane(uint32_t plane) const
 }
 
 NodeContainer
+FatTreeHelper::AllPlanes(NodeContainer Plane::*tier) const
+{
+    NodeContainer all;
+    for (const auto& pl : m_plane)
+    {
+        all.Add(pl.*tier);
+    }
+    return all;
+}
+
+NodeContainer
+FatTreeHelper::OnePlane(NodeContainer Plane::*tier, uint32_t plane) const
+{
+    CheckPlane(plane);
+    // Before Install there are no planes yet: empty, like the all-planes accessors.
+    return plane < m_plane.size() ? m_plane[plane].*tier : NodeContainer();
+}
+
+NodeContainer
 FatTreeHelper::GetHosts() const
 {
     return m_hosts;
@@ -364,55 +383,37 @@ FatTreeHelper::GetHosts() const
 NodeContainer
 FatTreeHelper::GetEdgeSwitches() const
 {
-    NodeContainer all;
-    for (const auto& pl : m_plane)
-    {
-        all.Add(pl.edge);
-    }
-    return all;
+    return AllPlanes(&Plane::edge);
 }
 
 NodeContainer
 FatTreeHelper::GetEdgeSwitches(uint32_t plane) const
 {
-    CheckPlane(plane);
-    return plane < m_plane.size() ? m_plane[plane].edge : NodeContainer();
+    return OnePlane(&Plane::edge, plane);
 }
 
 NodeContainer
 FatTreeHelper::GetAggregationSwitches() const
 {
-    NodeContainer all;
-    for (const auto& pl : m_plane)
-    {
-        all.Add(pl.aggregation);
-    }
-    return all;
+    return AllPlanes(&Plane::aggregation);
 }
 
 NodeContainer
 FatTreeHelper::GetAggregationSwitches(uint32_t plane) const
 {
-    CheckPlane(plane);
-    return plane < m_plane.size() ? m_plane[plane].aggregation : NodeContainer();
+    return OnePlane(&Plane::aggregation, plane);
 }
 
 NodeContainer
 FatTreeHelper::GetCoreSwitches() const
 {
-    NodeContainer all;
-    for (const auto& pl : m_plane)
-    {
-        all.Add(pl.core);
-    }
-    return all;
+    return AllPlanes(&Plane::core);
 }
 
 NodeContainer
 FatTreeHelper::GetCoreSwitches(uint32_t plane) const
 {
-    CheckPlane(plane);
-    return plane < m_plane.size() ? m_plane[plane].core : NodeContainer();
+    return OnePlane(&Plane::core, plane);
 }
 
 NodeContainer

@@ -333,6 +333,18 @@ class FatTreeHelper
     std::array<RdmaLinkHelper, NUM_TIERS> m_links;
     NodeContainer m_hosts;
     std::vector<Plane> m_plane; //!< built by Install, one per plane
+
+    /**
+     * \param tier a tier of Plane
+     * \return that tier of every plane, plane after plane
+     */
+    NodeContainer AllPlanes(NodeContainer Plane::*tier) const;
+    /**
+     * \param tier a tier of Plane
+     * \param plane a plane index (checked)
+     * \return that tier of one plane
+     */
+    NodeContainer OnePlane(NodeContainer Plane::*tier, uint32_t plane) const;
 };
 
 } // namespace ns3

@@ -176,23 +176,35 @@ RdmaAethHeader::GetSerializedSize() const
 }
 
 void
+RdmaAethHeader::Write(uint8_t* b) const
+{
+    b[0] = m_syndrome;
+    b[1] = static_cast<uint8_t>(m_msn >> 16);
+    b[2] = static_cast<uint8_t>(m_msn >> 8);
+    b[3] = static_cast<uint8_t>(m_msn);
+}
+
+void
+RdmaAethHeader::Read(const uint8_t* b)
+{
+    m_syndrome = b[0];
+    m_msn = (uint32_t(b[1]) << 16) | (uint32_t(b[2]) << 8) | b[3];
+}
+
+void
 RdmaAethHeader::Serialize(Buffer::Iterator start) const
 {
-    Buffer::Iterator i = start;
-    i.WriteU8(m_syndrome);
-    i.WriteU8((m_msn >> 16) & 0xFF);
-    i.WriteU8((m_msn >> 8) & 0xFF);
-    i.WriteU8(m_msn & 0xFF);
+    uint8_t b[SIZE];
+    Write(b);
+    start.Write(b, SIZE);
 }
 
 uint32_t
 RdmaAethHeader::Deserialize(Buffer::Iterator start)
 {
-    Buffer::Iterator i = start;
-    m_syndrome = i.ReadU8();
-    uint32_t msn = i.ReadU8();
-    msn = (msn << 8) | i.ReadU8();
-    m_msn = (msn << 8) | i.ReadU8();
+    uint8_t b[SIZE];
+    start.Read(b, SIZE);
+    Read(b);
     return SIZE;
 }
 

@@ -104,6 +104,19 @@ class RdmaAethHeader : public Header
     static uint8_t RnrNakSyndrome(uint8_t timer);
 
     void Print(std::ostream& os) const override;
+    /**
+     * Write the AETH in wire format (the same bytes Serialize writes), for code that
+     * assembles headers as raw bytes (RdmaHeaderStack).
+     * \param bytes at least SIZE bytes
+     */
+    void Write(uint8_t* bytes) const;
+    /**
+     * Read the AETH from wire format (as Deserialize does), for receivers that parse raw
+     * bytes (RdmaNic).
+     * \param bytes at least SIZE bytes
+     */
+    void Read(const uint8_t* bytes);
+
     uint32_t GetSerializedSize() const override;
     void Serialize(Buffer::Iterator start) const override;
     uint32_t Deserialize(Buffer::Iterator start) override;

@@ -361,43 +361,53 @@ RdmaBthHeader::GetSerializedSize() const
 }
 
 void
+RdmaBthHeader::Write(uint8_t* b) const
+{
+    b[0] = m_opcode;
+    b[1] = static_cast<uint8_t>((m_solicited ? 0x80 : 0) | (m_migReq ? 0x40 : 0) |
+                                (m_padCount << 4) | m_tver);
+    b[2] = static_cast<uint8_t>(m_pkey >> 8);
+    b[3] = static_cast<uint8_t>(m_pkey);
+    b[4] = static_cast<uint8_t>((m_fecn ? 0x80 : 0) | (m_becn ? 0x40 : 0));
+    b[5] = static_cast<uint8_t>(m_destQp >> 16);
+    b[6] = static_cast<uint8_t>(m_destQp >> 8);
+    b[7] = static_cast<uint8_t>(m_destQp);
+    b[8] = m_ackReq ? 0x80 : 0;
+    b[9] = static_cast<uint8_t>(m_psn >> 16);
+    b[10] = static_cast<uint8_t>(m_psn >> 8);
+    b[11] = static_cast<uint8_t>(m_psn);
+}
+
+void
+RdmaBthHeader::Read(const uint8_t* b)
+{
+    m_opcode = b[0];
+    m_solicited = (b[1] & 0x80) != 0;
+    m_migReq = (b[1] & 0x40) != 0;
+    m_padCount = (b[1] >> 4) & 0x03;
+    m_tver = b[1] & 0x0F;
+    m_pkey = static_cast<uint16_t>((b[2] << 8) | b[3]);
+    m_fecn = (b[4] & 0x80) != 0;
+    m_becn = (b[4] & 0x40) != 0;
+    m_destQp = (uint32_t(b[5]) << 16) | (uint32_t(b[6]) << 8) | b[7];
+    m_ackReq = (b[8] & 0x80) != 0;
+    m_psn = (uint32_t(b[9]) << 16) | (uint32_t(b[10]) << 8) | b[11];
+}
+
+void
 RdmaBthHeader::Serialize(Buffer::Iterator start) const
 {
-    Buffer::Iterator i = start;
-    i.WriteU8(m_opcode);
-    i.WriteU8((m_solicited ? 0x80 : 0) | (m_migReq ? 0x40 : 0) | (m_padCount << 4) | m_tver);
-    i.WriteHtonU16(m_pkey);
-    i.WriteU8((m_fecn ? 0x80 : 0) | (m_becn ? 0x40 : 0));
-    i.WriteU8((m_destQp >> 16) & 0xFF);
-    i.WriteU8((m_destQp >> 8) & 0xFF);
-    i.WriteU8(m_destQp & 0xFF);
-    i.WriteU8(m_ackReq ? 0x80 : 0);
-    i.WriteU8((m_psn >> 16) & 0xFF);
-    i.WriteU8((m_psn >> 8) & 0xFF);
-    i.WriteU8(m_psn & 0xFF);
+    uint8_t b[SIZE];
+    Write(b);
+    start.Write(b, SIZE);
 }
 
 uint32_t
 RdmaBthHeader::Deserialize(Buffer::Iterator start)
 {
-    Buffer::Iterator i = start;
-    m_opcode = i.ReadU8();
-    uint8_t b1 = i.ReadU8();
-    m_solicited = (b1 & 0x80) != 0;
-    m_migReq = (b1 & 0x40) != 0;
-    m_padCount = (b1 >> 4) & 0x03;
-    m_tver = b1 & 0x0F;
-    m_pkey = i.ReadNtohU16();
-    uint8_t b4 = i.ReadU8();
-    m_fecn = (b4 & 0x80) != 0;
-    m_becn = (b4 & 0x40) != 0;
-    uint32_t qp = i.ReadU8();
-    qp = (qp << 8) | i.ReadU8();
-    m_destQp = (qp << 8) | i.ReadU8();
-    m_ackReq = (i.ReadU8() & 0x80) != 0;
-    uint32_t psn = i.ReadU8();
-    psn = (psn << 8) | i.ReadU8();
-    m_psn = (psn << 8) | i.ReadU8();
+    uint8_t b[SIZE];
+    start.Read(b, SIZE);
+    Read(b);
     return SIZE;
 }
 

@@ -3,7 +3,9 @@
  */
 #include "rdma-header-stack.h"
 
+#include "rdma-aeth-header.h"
 #include "rdma-bth-header.h"
+#include "rdma-reth-header.h"
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
@@ -66,48 +68,27 @@ RdmaHeaderStack::BeginRoce()
 }
 
 void
-RdmaHeaderStack::AppendBth(uint8_t opcode,
-                           uint8_t padCount,
-                           uint16_t pkey,
-                           bool becn,
-                           uint32_t destQp,
-                           bool ackReq,
-                           uint32_t psn)
+RdmaHeaderStack::Append(const RdmaBthHeader& bth)
 {
     NS_ASSERT(m_size + RdmaBthHeader::SIZE <= MAX_BYTES);
-    uint8_t* b = m_bytes + m_size;
-    b[0] = opcode;
-    b[1] = static_cast<uint8_t>((padCount & 0x03) << 4); // SE 0, M 0, TVer 0
-    Put16(b + 2, pkey);
-    b[4] = becn ? 0x40 : 0; // FECN 0
-    b[5] = static_cast<uint8_t>(destQp >> 16);
-    b[6] = static_cast<uint8_t>(destQp >> 8);
-    b[7] = static_cast<uint8_t>(destQp);
-    b[8] = ackReq ? 0x80 : 0;
-    b[9] = static_cast<uint8_t>(psn >> 16);
-    b[10] = static_cast<uint8_t>(psn >> 8);
-    b[11] = static_cast<uint8_t>(psn);
+    bth.Write(m_bytes + m_size);
     m_size += RdmaBthHeader::SIZE;
 }
 
 void
-RdmaHeaderStack::AppendReth(uint64_t virtualAddress, uint32_t rkey, uint32_t dmaLength)
+RdmaHeaderStack::Append(const RdmaRethHeader& reth)
 {
-    NS_ASSERT(m_size + 16 <= MAX_BYTES);
-    uint8_t* b = m_bytes + m_size;
-    Put32(b, static_cast<uint32_t>(virtualAddress >> 32));
-    Put32(b + 4, static_cast<uint32_t>(virtualAddress));
-    Put32(b + 8, rkey);
-    Put32(b + 12, dmaLength);
-    m_size += 16;
+    NS_ASSERT(m_size + RdmaRethHeader::SIZE <= MAX_BYTES);
+    reth.Write(m_bytes + m_size);
+    m_size += RdmaRethHeader::SIZE;
 }
 
 void
-RdmaHeaderStack::AppendAeth(uint8_t syndrome, uint32_t msn)
+RdmaHeaderStack::Append(const RdmaAethHeader& aeth)
 {
-    NS_ASSERT(m_size + 4 <= MAX_BYTES);
-    Put32(m_bytes + m_size, (uint32_t(syndrome) << 24) | (msn & 0xFFFFFF));
-    m_size += 4;
+    NS_ASSERT(m_size + RdmaAethHeader::SIZE <= MAX_BYTES);
+    aeth.Write(m_bytes + m_size);
+    m_size += RdmaAethHeader::SIZE;
 }
 
 uint16_t
@@ -185,10 +166,10 @@ RdmaHeaderStack::Print(std::ostream& os) const
            << Ipv4Address((uint32_t(b[16]) << 24) | (uint32_t(b[17]) << 16) |
                           (uint32_t(b[18]) << 8) | b[19])
            << " dscp " << (b[1] >> 2) << " ecn " << (b[1] & 3) << " UDP "
-           << ((uint32_t(b[20]) << 8) | b[21]) << " > " << ((uint32_t(b[22]) << 8) | b[23])
-           << " BTH " << RdmaBthHeader::OpcodeName(b[28]) << " dqp "
-           << ((uint32_t(b[33]) << 16) | (uint32_t(b[34]) << 8) | b[35]) << " psn "
-           << ((uint32_t(b[37]) << 16) | (uint32_t(b[38]) << 8) | b[39]);
+           << ((uint32_t(b[20]) << 8) | b[21]) << " > " << ((uint32_t(b[22]) << 8) | b[23]) << " ";
+        RdmaBthHeader bth;
+        bth.Read(b + IPV4_UDP_BYTES);
+        bth.Print(os);
         return;
     }
     os << std::hex << std::setfill('0');

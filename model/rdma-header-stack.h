@@ -12,6 +12,10 @@
 namespace ns3
 {
 
+class RdmaBthHeader;
+class RdmaRethHeader;
+class RdmaAethHeader;
+
 /**
  * \ingroup rdma
  * \brief The outer headers of a RoCEv2 packet (IPv4, UDP, BTH and an optional RETH or
@@ -25,8 +29,9 @@ namespace ns3
  * than writing 28-60 bytes once. Receivers parse the same bytes with the ordinary header
  * classes (or raw reads).
  *
- * Use: Reserve room for IPv4/UDP with BeginRoce, append the BTH and one extension, then
- * FinishIpv4Udp once the size of what follows (payload, pad, ICRC) is known.
+ * Use: reserve room for IPv4/UDP with BeginRoce, Append the BTH and one extension header
+ * (each header class writes its own bytes: RdmaBthHeader::Write, ...), then FinishIpv4Udp
+ * once the size of what follows (payload, pad, ICRC) is known.
  */
 class RdmaHeaderStack : public Header
 {
@@ -47,35 +52,20 @@ class RdmaHeaderStack : public Header
     void BeginRoce();
 
     /**
-     * Append a BTH (IBTA vol. 1 §9.2).
-     * \param opcode BTH opcode
-     * \param padCount pad bytes after the payload (0-3)
-     * \param pkey partition key
-     * \param becn the BECN bit (set in CNPs)
-     * \param destQp destination QP (24 bits)
-     * \param ackReq the AckReq bit
-     * \param psn packet sequence number (24 bits)
+     * Append a BTH (IBTA vol. 1 §9.2) in its wire format (RdmaBthHeader::Write).
+     * \param bth the header
      */
-    void AppendBth(uint8_t opcode,
-                   uint8_t padCount,
-                   uint16_t pkey,
-                   bool becn,
-                   uint32_t destQp,
-                   bool ackReq,
-                   uint32_t psn);
+    void Append(const RdmaBthHeader& bth);
     /**
-     * Append a RETH (§9.3.3): virtual address, R_Key, DMA length.
-     * \param virtualAddress remote virtual address
-     * \param rkey remote key
-     * \param dmaLength length of the whole message
+     * Append a RETH (§9.3.3).
+     * \param reth the header
      */
-    void AppendReth(uint64_t virtualAddress, uint32_t rkey, uint32_t dmaLength);
+    void Append(const RdmaRethHeader& reth);
     /**
-     * Append an AETH (§9.3.6): syndrome and 24-bit MSN.
-     * \param syndrome ACK/NAK syndrome
-     * \param msn message sequence number
+     * Append an AETH (§9.3.6).
+     * \param aeth the header
      */
-    void AppendAeth(uint8_t syndrome, uint32_t msn);
+    void Append(const RdmaAethHeader& aeth);
 
     /**
      * Fill the IPv4 and UDP headers reserved by BeginRoce.

@@ -393,41 +393,6 @@ RdmaNic::GetRxDiscards() const
 Ptr<Packet>
 RdmaNic::PullPacket(uint32_t port, uint8_t pausedMask, uint8_t* cls)
 {
-    if (m_ports.size() > 1)
-    {
-        return PullPacketMultiPort(port, pausedMask, cls);
-    }
-    const std::size_t n = m_qps.size();
-    const Time now = Simulator::Now();
-    Time earliest = Time::Max();
-    std::size_t& rrNext = m_rrNext[0];
-    for (std::size_t k = 0; k < n; ++k)
-    {
-        const std::size_t i = (rrNext + k) % n;
-        RdmaQueuePair* qp = PeekPointer(m_qps[i]);
-        if (!qp->HasDataToSend() || (pausedMask & (1u << qp->GetTrafficClass())))
-        {
-            continue;
-        }
-        const Time t = qp->GetNextSendTime();
-        if (t > now)
-        {
-            earliest = std::min(earliest, t);
-            continue;
-        }
-        rrNext = (i + 1) % n;
-        *cls = qp->GetTrafficClass();
-        ++m_portDataPackets[0];
-        return m_variesEntropy ? qp->GetNextPacket(m_pathSelector->SelectSourcePort(*qp, 1))
-                               : qp->GetNextPacket();
-    }
-    ArmPacer(earliest, now);
-    return nullptr;
-}
-
-Ptr<Packet>
-RdmaNic::PullPacketMultiPort(uint32_t port, uint8_t pausedMask, uint8_t* cls)
-{
     const std::size_t n = m_qps.size();
     const uint32_t nPorts = static_cast<uint32_t>(m_ports.size());
     const Time now = Simulator::Now();
@@ -449,15 +414,20 @@ RdmaNic::PullPacketMultiPort(uint32_t port, uint8_t pausedMask, uint8_t* cls)
             earliest = std::min(earliest, t);
             continue;
         }
-        const uint32_t wanted = m_pathSelector->SelectPort(*qp, nPorts);
-        if (wanted != RdmaPathSelector::ANY_PORT && wanted != port)
+        if (nPorts > 1)
         {
-            NS_ABORT_MSG_IF(wanted >= nPorts,
-                            "path selector chose port " << wanted << " of a NIC with " << nPorts
-                                                        << " ports");
-            // Ready for another port that is idle and may send its class: wake it.
-            kick = kick || (!m_ports[wanted]->IsBusy() && !m_ports[wanted]->IsClassPaused(qpClass));
-            continue;
+            // The path selector says which port this packet may take (one port: no choice).
+            const uint32_t wanted = m_pathSelector->SelectPort(*qp, nPorts);
+            if (wanted != RdmaPathSelector::ANY_PORT && wanted != port)
+            {
+                NS_ABORT_MSG_IF(wanted >= nPorts,
+                                "path selector chose port " << wanted << " of a NIC with " << nPorts
+                                                            << " ports");
+                // Ready for another port that is idle and may send its class: wake it.
+                kick = kick ||
+                       (!m_ports[wanted]->IsBusy() && !m_ports[wanted]->IsClassPaused(qpClass));
+                continue;
+            }
         }
         rrNext = (i + 1) % n;
         *cls = qpClass;
@@ -519,11 +489,6 @@ RdmaNic::KickIdlePorts()
 void
 RdmaNic::PacerExpired()
 {
-    if (m_ports.size() == 1)
-    {
-        m_ports[0]->TriggerTransmit();
-        return;
-    }
     KickIdlePorts();
 }
 
@@ -587,20 +552,8 @@ RdmaNic::Receive(uint32_t port, Ptr<RdmaNetDevice> /* device */, Ptr<Packet> p)
         DiscardRx(packet, "too short for a BTH and its extension");
         return;
     }
-    // The BTH from its bytes (IBTA vol. 1 §9.2), as RdmaBthHeader::Deserialize reads it.
-    const uint8_t* b = raw + IPV4_UDP_BYTES;
     RdmaBthHeader bth;
-    bth.SetOpcode(b[0]);
-    bth.SetSolicitedEvent((b[1] & 0x80) != 0);
-    bth.SetMigReq((b[1] & 0x40) != 0);
-    bth.SetPadCount((b[1] >> 4) & 0x03);
-    bth.SetTransportVersion(b[1] & 0x0F);
-    bth.SetPartitionKey(static_cast<uint16_t>((b[2] << 8) | b[3]));
-    bth.SetFecn((b[4] & 0x80) != 0);
-    bth.SetBecn((b[4] & 0x40) != 0);
-    bth.SetDestQp((uint32_t(b[5]) << 16) | (uint32_t(b[6]) << 8) | b[7]);
-    bth.SetAckRequest((b[8] & 0x80) != 0);
-    bth.SetPsn((uint32_t(b[9]) << 16) | (uint32_t(b[10]) << 8) | b[11]);
+    bth.Read(raw + IPV4_UDP_BYTES);
     p->RemoveAtStart(IPV4_UDP_BYTES + RdmaBthHeader::SIZE);
     Ptr<RdmaQueuePair> qp = GetQueuePair(bth.GetDestQp());
     if (!qp)
@@ -611,10 +564,8 @@ RdmaNic::Receive(uint32_t port, Ptr<RdmaNetDevice> /* device */, Ptr<Packet> p)
     const uint8_t opcode = bth.GetOpcode();
     if (opcode == RC_ACKNOWLEDGE)
     {
-        const uint8_t* a = raw + IPV4_UDP_BYTES + RdmaBthHeader::SIZE;
         RdmaAethHeader aeth;
-        aeth.SetSyndrome(a[0]);
-        aeth.SetMsn((uint32_t(a[1]) << 16) | (uint32_t(a[2]) << 8) | a[3]);
+        aeth.Read(raw + IPV4_UDP_BYTES + RdmaBthHeader::SIZE);
         p->RemoveAtStart(RdmaAethHeader::SIZE);
         qp->ReceiveAck(bth, aeth, p); // p: SACK extension (if any) and ICRC
     }

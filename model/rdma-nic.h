@@ -155,8 +155,6 @@ class RdmaNic : public Object
 
     /// Port `port` asks for the next data packet.
     Ptr<Packet> PullPacket(uint32_t port, uint8_t pausedMask, uint8_t* cls);
-    /// Multi-port: choose among the queue pairs for port `port`.
-    Ptr<Packet> PullPacketMultiPort(uint32_t port, uint8_t pausedMask, uint8_t* cls);
     /// A queue pair may have become eligible: wake the idle ports.
     void NotifyTxReady();
     /// Pacer wake-up.

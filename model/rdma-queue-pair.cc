@@ -17,7 +17,6 @@
 #include "ns3/ipv4-header.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
-#include "ns3/udp-header.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -338,31 +337,6 @@ RdmaQueuePair::FindMessage(uint64_t seq) const
     return m_cursor;
 }
 
-void
-RdmaQueuePair::AddTransportHeaders(Ptr<Packet> p,
-                                   uint8_t dscp,
-                                   uint8_t ecn,
-                                   uint16_t sourcePort) const
-{
-    UdpHeader udp;
-    udp.SetSourcePort(sourcePort);
-    udp.SetDestinationPort(ROCEV2_PORT);
-    p->AddHeader(udp);
-
-    Ipv4Header ip;
-    ip.SetSource(m_localAddress);
-    ip.SetDestination(m_remoteAddress);
-    ip.SetProtocol(17);
-    ip.SetPayloadSize(p->GetSize());
-    ip.SetTtl(64);
-    ip.SetDontFragment();
-    ip.SetIdentification(0);
-    ip.SetDscp(static_cast<Ipv4Header::DscpType>(dscp));
-    ip.SetEcn(static_cast<Ipv4Header::EcnType>(ecn));
-    ip.EnableChecksum();
-    p->AddHeader(ip);
-}
-
 Ptr<Packet>
 RdmaQueuePair::GetNextPacket()
 {
@@ -417,16 +391,25 @@ RdmaQueuePair::GetNextPacket(uint16_t sourcePort)
     // Payload, pad and the ICRC (zero on the data path: see RdmaIcrcTrailer) are one
     // zero-filled area; IPv4, UDP, BTH and RETH are written as bytes in one header.
     Ptr<Packet> p = Create<Packet>(payload + pad + RdmaIcrcTrailer::SIZE);
+    RdmaBthHeader bth;
+    bth.SetOpcode(opcode);
+    bth.SetPadCount(pad);
+    bth.SetPartitionKey(m_params.partitionKey);
+    bth.SetDestQp(m_remoteQpn);
+    bth.SetAckRequest(last);
+    bth.SetPsn(SeqToPsn(seq));
     RdmaHeaderStack stack;
     stack.BeginRoce();
-    stack.AppendBth(opcode, pad, m_params.partitionKey, false, m_remoteQpn, last, SeqToPsn(seq));
+    stack.Append(bth);
     if (write && (first || m_selective))
     {
         // Out-of-order placement: a RETH in every WRITE packet, with the address of the
         // packet's own first byte (IRN, Mittal et al., SIGCOMM 2018).
-        stack.AppendReth(m.wr.remoteAddress + index * m_params.mtu,
-                         m.wr.rkey,
-                         static_cast<uint32_t>(m.wr.length));
+        RdmaRethHeader reth;
+        reth.SetVirtualAddress(m.wr.remoteAddress + index * m_params.mtu);
+        reth.SetRKey(m.wr.rkey);
+        reth.SetDmaLength(static_cast<uint32_t>(m.wr.length));
+        stack.Append(reth);
     }
     else if (!write && m_selective)
     {
@@ -892,16 +875,18 @@ RdmaQueuePair::SendAck(uint64_t seq, uint8_t syndrome, const RdmaSackHeader* sac
         p->AddHeader(*sack);
     }
     const uint8_t dscp = m_params.ackDscp < 0 ? m_dscp : static_cast<uint8_t>(m_params.ackDscp);
+    RdmaBthHeader bth;
+    bth.SetOpcode(RC_ACKNOWLEDGE);
+    bth.SetPartitionKey(m_params.partitionKey);
+    bth.SetDestQp(m_remoteQpn);
+    bth.SetPsn(SeqToPsn(seq));
+    RdmaAethHeader aeth;
+    aeth.SetSyndrome(syndrome);
+    aeth.SetMsn(m_msn);
     RdmaHeaderStack stack;
     stack.BeginRoce();
-    stack.AppendBth(RC_ACKNOWLEDGE,
-                    0,
-                    m_params.partitionKey,
-                    false,
-                    m_remoteQpn,
-                    false,
-                    SeqToPsn(seq));
-    stack.AppendAeth(syndrome, m_msn);
+    stack.Append(bth);
+    stack.Append(aeth);
     stack.FinishIpv4Udp(m_localAddress,
                         m_remoteAddress,
                         dscp,
@@ -919,16 +904,25 @@ RdmaQueuePair::SendCnp()
     m_cnpSent = true;
     m_lastCnpTime = Simulator::Now();
     ++m_cnpsSent;
-    Ptr<Packet> p = Create<Packet>(CNP_RESERVED_BYTES);
-    p->AddTrailer(RdmaIcrcTrailer());
+    // The 16 reserved bytes and the ICRC (zero) are one zero-filled area.
+    Ptr<Packet> p = Create<Packet>(CNP_RESERVED_BYTES + RdmaIcrcTrailer::SIZE);
     RdmaBthHeader bth;
     bth.SetOpcode(CNP);
     bth.SetPartitionKey(m_params.partitionKey);
     bth.SetBecn(true);
     bth.SetDestQp(m_remoteQpn);
     bth.SetPsn(0);
-    p->AddHeader(bth);
-    AddTransportHeaders(p, m_params.cnpDscp, Ipv4Header::ECN_NotECT, m_sourcePort);
+    RdmaHeaderStack stack;
+    stack.BeginRoce();
+    stack.Append(bth);
+    stack.FinishIpv4Udp(m_localAddress,
+                        m_remoteAddress,
+                        m_params.cnpDscp,
+                        Ipv4Header::ECN_NotECT,
+                        m_sourcePort,
+                        ROCEV2_PORT,
+                        p->GetSize());
+    p->AddHeader(stack);
     m_sendControl(p, m_params.cnpDscp >> 3);
 }
 

@@ -308,8 +308,6 @@ class RdmaQueuePair : public Object
     void SendAck(uint64_t seq, uint8_t syndrome, const RdmaSackHeader* sack = nullptr);
     /// Build and send a CNP.
     void SendCnp();
-    /// Add UDP and IPv4 headers.
-    void AddTransportHeaders(Ptr<Packet> p, uint8_t dscp, uint8_t ecn, uint16_t sourcePort) const;
     /// Remember the send time of a sequence for RTT samples.
     void RecordSendTime(uint64_t seq);
     /// The congestion control changed the rate on its own: re-pace, wake the NIC.

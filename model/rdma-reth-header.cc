@@ -85,21 +85,50 @@ RdmaRethHeader::GetSerializedSize() const
 }
 
 void
+RdmaRethHeader::Write(uint8_t* b) const
+{
+    for (int k = 0; k < 8; ++k)
+    {
+        b[k] = static_cast<uint8_t>(m_virtualAddress >> (56 - 8 * k));
+    }
+    for (int k = 0; k < 4; ++k)
+    {
+        b[8 + k] = static_cast<uint8_t>(m_rkey >> (24 - 8 * k));
+        b[12 + k] = static_cast<uint8_t>(m_dmaLength >> (24 - 8 * k));
+    }
+}
+
+void
+RdmaRethHeader::Read(const uint8_t* b)
+{
+    m_virtualAddress = 0;
+    m_rkey = 0;
+    m_dmaLength = 0;
+    for (int k = 0; k < 8; ++k)
+    {
+        m_virtualAddress = (m_virtualAddress << 8) | b[k];
+    }
+    for (int k = 0; k < 4; ++k)
+    {
+        m_rkey = (m_rkey << 8) | b[8 + k];
+        m_dmaLength = (m_dmaLength << 8) | b[12 + k];
+    }
+}
+
+void
 RdmaRethHeader::Serialize(Buffer::Iterator start) const
 {
-    Buffer::Iterator i = start;
-    i.WriteHtonU64(m_virtualAddress);
-    i.WriteHtonU32(m_rkey);
-    i.WriteHtonU32(m_dmaLength);
+    uint8_t b[SIZE];
+    Write(b);
+    start.Write(b, SIZE);
 }
 
 uint32_t
 RdmaRethHeader::Deserialize(Buffer::Iterator start)
 {
-    Buffer::Iterator i = start;
-    m_virtualAddress = i.ReadNtohU64();
-    m_rkey = i.ReadNtohU32();
-    m_dmaLength = i.ReadNtohU32();
+    uint8_t b[SIZE];
+    start.Read(b, SIZE);
+    Read(b);
     return SIZE;
 }
 

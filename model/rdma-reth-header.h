@@ -50,6 +50,19 @@ class RdmaRethHeader : public Header
     uint32_t GetDmaLength() const;
 
     void Print(std::ostream& os) const override;
+    /**
+     * Write the RETH in wire format (the same bytes Serialize writes), for code that
+     * assembles headers as raw bytes (RdmaHeaderStack).
+     * \param bytes at least SIZE bytes
+     */
+    void Write(uint8_t* bytes) const;
+    /**
+     * Read the RETH from wire format (as Deserialize does), for receivers that parse raw
+     * bytes (RdmaNic).
+     * \param bytes at least SIZE bytes
+     */
+    void Read(const uint8_t* bytes);
+
     uint32_t GetSerializedSize() const override;
     void Serialize(Buffer::Iterator start) const override;
     uint32_t Deserialize(Buffer::Iterator start) override;

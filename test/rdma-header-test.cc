@@ -715,22 +715,30 @@ BuildWithStack(uint32_t payload,
                uint8_t ecn)
 {
     Ptr<Packet> p = Create<Packet>(payload + RdmaIcrcTrailer::SIZE);
+    RdmaBthHeader bth;
+    bth.SetOpcode(opcode);
+    bth.SetPadCount(static_cast<uint8_t>((4 - payload % 4) % 4));
+    bth.SetPartitionKey(0xFFFF);
+    bth.SetDestQp(0x123456);
+    bth.SetAckRequest(true);
+    bth.SetPsn(psn);
     RdmaHeaderStack s;
     s.BeginRoce();
-    s.AppendBth(opcode,
-                static_cast<uint8_t>((4 - payload % 4) % 4),
-                0xFFFF,
-                false,
-                0x123456,
-                true,
-                psn);
+    s.Append(bth);
     if (reth)
     {
-        s.AppendReth(0x0123456789ABCDEFULL, 0xDEADBEEF, 1u << 20);
+        RdmaRethHeader r;
+        r.SetVirtualAddress(0x0123456789ABCDEFULL);
+        r.SetRKey(0xDEADBEEF);
+        r.SetDmaLength(1u << 20);
+        s.Append(r);
     }
     if (aeth)
     {
-        s.AppendAeth(RdmaAethHeader::NakSyndrome(RdmaAethHeader::NAK_PSN_SEQUENCE_ERROR), 0xABCDEF);
+        RdmaAethHeader a;
+        a.SetSyndrome(RdmaAethHeader::NakSyndrome(RdmaAethHeader::NAK_PSN_SEQUENCE_ERROR));
+        a.SetMsn(0xABCDEF);
+        s.Append(a);
     }
     s.FinishIpv4Udp(Ipv4Address("10.0.0.1"),
                     Ipv4Address("10.0.3.200"),
@@ -762,7 +770,8 @@ TEST(RdmaHeader, HeaderStackMatchesHeaderClassesByteForByte)
                           {333, RC_WRITE_LAST, false, false},
                           {1, RC_WRITE_ONLY, true, false},
                           {4095, RC_SEND_ONLY, false, false},
-                          {0, RC_ACKNOWLEDGE, false, true}};
+                          {0, RC_ACKNOWLEDGE, false, true},
+                          {16, CNP, false, false}};
     for (const auto& c : cases)
     {
         for (uint8_t dscp : {0, 3, 26, 48, 63})
@@ -821,5 +830,5 @@ TEST(RdmaHeader, HeaderStackPrintsDecodedFields)
     s.Print(os);
     EXPECT_NE(os.str().find("10.0.0.1 > 10.0.3.200"), std::string::npos) << os.str();
     EXPECT_NE(os.str().find("4791"), std::string::npos) << os.str();
-    EXPECT_NE(os.str().find("psn 42"), std::string::npos) << os.str();
+    EXPECT_NE(os.str().find("psn=42"), std::string::npos) << os.str();
 }

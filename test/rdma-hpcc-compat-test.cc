@@ -151,17 +151,37 @@ TinyConfig(const std::string& topology, const std::string& flows, const std::str
     return out.str();
 }
 
-/// Run the example; returns its exit status, stdout+stderr in `output`.
+/// Run the example (output files into dir, with extra command-line arguments); returns its
+/// exit status, stdout+stderr in `output`.
 int
-RunExample(const std::string& dir, const std::string& config, std::string* output)
+RunExample(const std::string& dir,
+           const std::string& config,
+           std::string* output,
+           const std::string& args = "")
 {
     const std::string log = dir + "/log.txt";
-    const std::string cmd =
-        HpccCompatExample() + " --config=" + config + " --outDir=" + dir + " > " + log + " 2>&1";
+    const std::string cmd = HpccCompatExample() + " --config=" + config + " --outDir=" + dir + " " +
+                            args + " > " + log + " 2>&1";
     const int status = std::system(cmd.c_str());
     *output = ReadText(log);
     return status;
 }
+
+/// Write topo.txt, flows.txt and config.txt (TinyConfig plus `extraConfig`) of a 2 -> 1
+/// incast of 1 MB flows through one switch into dir.
+void
+WriteTwoToOneIncast(const std::string& dir, const std::string& extraConfig)
+{
+    WriteFile(dir + "/topo.txt",
+              "4 1 3\n3\n0 3 100Gbps 0.001ms 0\n1 3 100Gbps 0.001ms 0\n2 3 100Gbps 0.001ms 0\n");
+    WriteFile(dir + "/flows.txt", "2\n1 0 3 100 1000000 2.0\n2 0 3 100 1000000 2.0\n");
+    WriteFile(dir + "/config.txt", TinyConfig("topo.txt", "flows.txt", extraConfig));
+}
+
+/// TinyConfig additions for DCQCN with ECN thresholds low enough for a 1 MB buffer:
+/// Kmin 10 KB, Kmax 50 KB, Pmax 1.
+const char* const DCQCN_SMALL_BUFFER = "ENABLE_QCN 1\nBUFFER_SIZE 1\nKMIN_MAP 1 100000000000 10\n"
+                                       "KMAX_MAP 1 100000000000 50\nPMAX_MAP 1 100000000000 1\n";
 
 } // namespace
 
@@ -579,14 +599,9 @@ TEST(RdmaHpccCompat, ExampleWritesPfcInThePeersFormat)
     // 2 -> 1 incast of 1 MB each through a 1 MB switch buffer: the switch pauses both
     // senders (hosts 1 and 2). Output names from the configuration.
     const std::string dir = OutputDir("hpcc-compat-pfc");
-    WriteFile(dir + "/topo.txt",
-              "4 1 3\n3\n0 3 100Gbps 0.001ms 0\n1 3 100Gbps 0.001ms 0\n2 3 100Gbps 0.001ms 0\n");
-    WriteFile(dir + "/flows.txt", "2\n1 0 3 100 1000000 2.0\n2 0 3 100 1000000 2.0\n");
-    WriteFile(dir + "/config.txt",
-              TinyConfig("topo.txt",
-                         "flows.txt",
-                         "BUFFER_SIZE 1\nFCT_OUTPUT_FILE mix/fct_incast.txt\nPFC_OUTPUT_FILE "
-                         "pfc_incast.txt\n"));
+    WriteTwoToOneIncast(dir,
+                        "BUFFER_SIZE 1\nFCT_OUTPUT_FILE mix/fct_incast.txt\nPFC_OUTPUT_FILE "
+                        "pfc_incast.txt\n");
     std::string output;
     ASSERT_EQ(RunExample(dir, dir + "/config.txt", &output), 0) << output;
 
@@ -638,14 +653,7 @@ TEST(RdmaHpccCompat, ExampleRunsDcqcn)
     // The 2 -> 1 incast with ECN on (the shared configuration's DCQCN parameters) and
     // thresholds low enough for the 1 MB buffer: Kmin 10 KB, Kmax 50 KB, Pmax 1.
     const std::string dir = OutputDir("hpcc-compat-dcqcn");
-    WriteFile(dir + "/topo.txt",
-              "4 1 3\n3\n0 3 100Gbps 0.001ms 0\n1 3 100Gbps 0.001ms 0\n2 3 100Gbps 0.001ms 0\n");
-    WriteFile(dir + "/flows.txt", "2\n1 0 3 100 1000000 2.0\n2 0 3 100 1000000 2.0\n");
-    WriteFile(dir + "/config.txt",
-              TinyConfig("topo.txt",
-                         "flows.txt",
-                         "ENABLE_QCN 1\nBUFFER_SIZE 1\nKMIN_MAP 1 100000000000 10\n"
-                         "KMAX_MAP 1 100000000000 50\nPMAX_MAP 1 100000000000 1\n"));
+    WriteTwoToOneIncast(dir, DCQCN_SMALL_BUFFER);
     std::string output;
     ASSERT_EQ(RunExample(dir, dir + "/config.txt", &output), 0) << output;
     EXPECT_NE(output.find("flows completed 2/2"), std::string::npos) << output;
@@ -673,20 +681,11 @@ TEST(RdmaHpccCompat, ExampleHonoursRngRun)
         GTEST_SKIP() << "examples are not built (configure with --enable-examples)";
     }
     const std::string dir = OutputDir("hpcc-compat-rngrun");
-    WriteFile(dir + "/topo.txt",
-              "4 1 3\n3\n0 3 100Gbps 0.001ms 0\n1 3 100Gbps 0.001ms 0\n2 3 100Gbps 0.001ms 0\n");
-    WriteFile(dir + "/flows.txt", "2\n1 0 3 100 1000000 2.0\n2 0 3 100 1000000 2.0\n");
-    WriteFile(dir + "/config.txt",
-              TinyConfig("topo.txt",
-                         "flows.txt",
-                         "ENABLE_QCN 1\nBUFFER_SIZE 1\nKMIN_MAP 1 100000000000 10\n"
-                         "KMAX_MAP 1 100000000000 50\nPMAX_MAP 1 100000000000 1\n"));
+    WriteTwoToOneIncast(dir, DCQCN_SMALL_BUFFER);
     auto run = [&](const std::string& args) {
-        const std::string out = dir + "/out" + std::to_string(std::hash<std::string>{}(args));
-        const std::string cmd = HpccCompatExample() + " --config=" + dir + "/config.txt" +
-                                " --outDir=" + out + " " + args + " > " + out + ".log 2>&1";
-        EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd << "\n" << ReadText(out + ".log");
-        return ReadText(out + "/fct.txt");
+        std::string output;
+        EXPECT_EQ(RunExample(dir, dir + "/config.txt", &output, args), 0) << output;
+        return ReadText(dir + "/fct.txt");
     };
     const std::string run1 = run("");
     const std::string rngRun2 = run("--RngRun=2");
