@@ -200,7 +200,11 @@ RdmaHelper::Connect(Ptr<Node> requester, Ptr<Node> responder)
     // through the port the data arrived on): the peer must be reachable through every one.
     for (const auto& [nic, peer] : {std::make_pair(a, responder), std::make_pair(b, requester)})
     {
-        for (uint32_t i = 0; nic->GetNDevices() > 1 && i < nic->GetNDevices(); ++i)
+        if (nic->GetNDevices() < 2)
+        {
+            continue; // a single port was checked by IsReachable above
+        }
+        for (uint32_t i = 0; i < nic->GetNDevices(); ++i)
         {
             NS_ABORT_MSG_IF(!RdmaRoutingHelper::IsReachableThrough(nic->GetDevice(i), peer),
                             "host " << RdmaHelper::GetNic(peer)->GetAddress() << " (node "
