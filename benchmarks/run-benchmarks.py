@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Run every benchmark scenario in its own process and print one table.
 
-Usage: benchmarks/run-benchmarks.py [--build build] [--record]
+Usage: benchmarks/run-benchmarks.py [--build build] [--record] [--replications N]
 
 It also runs rdma-bench --scenario=memory: the heap bytes of one host, one switch and one
 queue pair, measured separately while a k = 16 fat-tree is built (--mem-k changes k).
@@ -11,11 +11,18 @@ Each scenario's result figures (completed flows, FCT mean/p50/p99, pause frames)
 with the ones recorded in benchmarks/recorded-results.json: a performance change must not
 move them, and the script says so when it does. --record stores the current figures.
 Speed is measured here, never asserted in a test.
+
+The peer's FCT figures are one sample: its ECMP hash fixes one mapping of flows to paths, and
+that mapping decides most of the FCT tail. The HPCC scenarios are therefore also run as
+replications (ns-3's --RngRun 1..N, which draws both the ECN marking and the switches' ECMP
+seeds): the script prints the minimum, median and maximum of FCT mean/p50/p99 over them and
+the median's deviation from the peer's figure.
 """
 import argparse
 import json
 import os
 import platform
+import statistics
 import subprocess
 import sys
 
@@ -24,6 +31,9 @@ SCENARIOS = ["incast", "leafspine16", "fattree8", "fattree16"]
 # unchanged through examples/hpcc-compat.
 HPCC_SCENARIOS = {"hpcc-a2a16": "flow_a2a16.txt", "hpcc-incast15": "flow_incast15.txt"}
 RESULT_KEYS = ["completed", "fct_mean_us", "fct_p50_us", "fct_p99_us", "pfc_frames"]
+FCT_KEYS = ["fct_mean_us", "fct_p50_us", "fct_p99_us"]
+# The peer simulator's figures on the same inputs (../shared/bench/README.md).
+PEER_FCT_US = {"hpcc-a2a16": (1447, 1436, 2047), "hpcc-incast15": (1251, 1413, 1455)}
 HERE = os.path.dirname(os.path.abspath(__file__))
 RECORD = os.path.join(HERE, "recorded-results.json")
 
@@ -35,8 +45,9 @@ def run(exe, scenario, *extra):
     return dict(kv.split("=", 1) for kv in line.split())
 
 
-def run_hpcc(build, name, flow_file):
-    """Run hpcc-compat on the shared config with the given flow file; parse its summary."""
+def run_hpcc(build, name, flow_file, rng_run=1):
+    """Run hpcc-compat on the shared config with the given flow file (replication rng_run);
+    parse its summary."""
     import re
     import tempfile
     data = os.path.join(HERE, "..", "test", "data", "hpcc")
@@ -47,7 +58,8 @@ def run_hpcc(build, name, flow_file):
             text = f.read().replace("flow_a2a16.txt", flow_file)
         with open(cfg, "w") as f:
             f.write(text)
-        out = subprocess.run([exe, f"--config={cfg}", f"--dir={data}", f"--outDir={tmp}/out"],
+        out = subprocess.run([exe, f"--config={cfg}", f"--dir={data}", f"--outDir={tmp}/out",
+                              f"--RngRun={rng_run}"],
                              check=True, capture_output=True, text=True).stdout
     r = {"scenario": name}
     m = re.search(r"flows completed (\d+)/(\d+); FCT mean ([\d.]+) us, p50 ([\d.]+) us, "
@@ -84,6 +96,9 @@ def main():
     ap.add_argument("--record", action="store_true", help="store the result figures")
     ap.add_argument("--large", action="store_true",
                     help="also run fattree32 (8,192 hosts: set-up plus 100 us of traffic)")
+    ap.add_argument("--replications", type=int, default=10,
+                    help="runs (--RngRun 1..N) of each HPCC scenario for the FCT spread "
+                         "(default 10; 1 disables)")
     ap.add_argument("--mem-k", type=int, default=16,
                     help="fat-tree arity of the memory-per-object measurement (default 16)")
     args = ap.parse_args()
@@ -105,6 +120,18 @@ def main():
         r = run_hpcc(args.build, s, flow_file)
         results[s] = r
         print(" | ".join(r.get(c, "") for c in cols), flush=True)
+
+    for s, flow_file in HPCC_SCENARIOS.items() if args.replications > 1 else []:
+        samples = [results[s]] + [run_hpcc(args.build, s, flow_file, r)
+                                  for r in range(2, args.replications + 1)]
+        parts = []
+        for key, peer in zip(FCT_KEYS, PEER_FCT_US[s]):
+            v = sorted(float(x[key]) for x in samples)
+            median = statistics.median(v)
+            parts.append(f"{key[4:-3]} {v[0]:.0f} / {median:.0f} / {v[-1]:.0f} "
+                         f"(peer {peer}, median {100 * (median / peer - 1):+.1f} %)")
+        print(f"{s}, {len(samples)} replications (--RngRun 1..{len(samples)}), FCT us "
+              f"min / median / max: " + "; ".join(parts), flush=True)
 
     m = run(exe, "memory", f"--memK={args.mem_k}", f"--memQps={args.mem_k ** 3 // 4}")
     print(f"memory (heap in use, k={m['k']} fat-tree: {m['hosts']} hosts, {m['switches']} "

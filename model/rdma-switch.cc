@@ -14,6 +14,7 @@
 #include "ns3/rdma-channel.h"
 #include "ns3/rdma-ecmp-load-balancer.h"
 #include "ns3/rdma-net-device.h"
+#include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
@@ -107,7 +108,8 @@ RdmaSwitch::GetTypeId()
                           MakeDoubleChecker<double>())
             .AddAttribute("EcmpSeed",
                           "Seed of the ECMP hash; 0: derived from the node id, so that "
-                          "switches hash differently.",
+                          "switches hash differently, and from ns-3's RngSeed and RngRun, "
+                          "so that independent runs sample independent ECMP mappings.",
                           UintegerValue(0),
                           MakeUintegerAccessor(&RdmaSwitch::m_ecmpSeed),
                           MakeUintegerChecker<uint32_t>())
@@ -447,14 +449,22 @@ RdmaSwitch::FlowHash(uint32_t src,
 uint64_t
 RdmaSwitch::GetEffectiveEcmpSeed() const
 {
-    return m_ecmpSeed != 0 ? m_ecmpSeed : DeriveEcmpSeed(m_node);
+    // The derived seed as computed when the node was set (the hot path uses the same).
+    return m_ecmpSeed != 0 ? m_ecmpSeed : m_derivedEcmpSeed;
 }
 
 uint64_t
 RdmaSwitch::DeriveEcmpSeed(Ptr<Node> node)
 {
-    // Outside the range of the 32-bit attribute, so that no explicit seed collides.
-    return (1ULL << 32) | (node ? node->GetId() : 0);
+    // Low 32 bits: the node id, so that the switches of a fabric hash differently (no
+    // polarization). Bit 32 set: outside the range of the 32-bit attribute, so that no
+    // explicit seed collides. Bits 33-63: the replication (ns-3's RngSeed and RngRun), mixed,
+    // so that independent runs also sample independent ECMP mappings; Mix64(0) = 0 keeps
+    // seed 1 run 1 at 2^32 + node id.
+    const uint64_t replication =
+        (uint64_t(RngSeedManager::GetSeed() - 1) << 32) ^ (RngSeedManager::GetRun() - 1);
+    const uint64_t base = (1ULL << 32) | (node ? node->GetId() : 0);
+    return base ^ (RdmaLoadBalancer::Mix64(replication) & ~((1ULL << 33) - 1));
 }
 
 int64_t

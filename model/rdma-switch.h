@@ -50,7 +50,9 @@ class RdmaNetDevice;
  * where mix is the 64-bit finalizer of SplitMix64 (Steele, Lea and Flood, OOPSLA 2014;
  * Stafford's "Mix13" constants), a bijection with full avalanche, and the last step is
  * Lemire's multiply-shift range reduction. With EcmpSeed 0 the seed is derived from the
- * node id, so that switches of a multi-stage fabric hash differently (no polarization).
+ * node id, so that switches of a multi-stage fabric hash differently (no polarization), and
+ * from the replication (RngSeedManager seed and run, read when the switch is aggregated to
+ * its node), so that independent runs also sample independent mappings of flows to paths.
  * Other policies: RdmaRandomSprayLoadBalancer, RdmaRoundRobinSprayLoadBalancer,
  * RdmaFlowletLoadBalancer, RdmaAdaptiveLoadBalancer.
  * The IPv4 header is forwarded unchanged except for ECN marking (no TTL decrement).
@@ -369,7 +371,8 @@ class RdmaSwitch : public Object, public RdmaPortHandler
 
     /**
      * \param node the switch's node (may be null)
-     * \return the ECMP seed used when the EcmpSeed attribute is 0
+     * \return the ECMP seed used when the EcmpSeed attribute is 0: 2^32 + node id for
+     *         RngSeed 1 and RngRun 1, its bits 33-63 drawn from the seed and run otherwise
      */
     static uint64_t DeriveEcmpSeed(Ptr<Node> node);
 

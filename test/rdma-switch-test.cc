@@ -31,6 +31,7 @@
 #include "ns3/rdma-net-device.h"
 #include "ns3/rdma-switch-mmu.h"
 #include "ns3/rdma-switch.h"
+#include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/udp-header.h"
@@ -417,6 +418,47 @@ TEST(RdmaSwitch, EcmpSpreadsFlowsEvenlyAndKeepsEachFlowOnOnePath)
     EXPECT_NE(h, RdmaSwitch::FlowHash(1, 2, 17, 4, 4791, 7));
     EXPECT_NE(h, RdmaSwitch::FlowHash(1, 2, 17, 3, 4792, 7));
     EXPECT_NE(h, RdmaSwitch::FlowHash(1, 2, 17, 3, 4791, 8));
+    Simulator::Destroy();
+}
+
+// With EcmpSeed 0 the seed depends on the replication (ns-3's RngSeed and RngRun), so that
+// independent runs also draw independent ECMP mappings, as the random variables do; seed 1
+// run 1 keeps 2^32 + node id. Found on the a2a16 benchmark: a fixed hash made every
+// replication share one path assignment, which decides most of the FCT tail.
+TEST(RdmaSwitch, DerivedEcmpSeedFollowsTheReplication)
+{
+    const uint32_t savedSeed = RngSeedManager::GetSeed();
+    const uint64_t savedRun = RngSeedManager::GetRun();
+    auto derived = [](uint32_t seed, uint64_t run) {
+        RngSeedManager::SetSeed(seed);
+        RngSeedManager::SetRun(run);
+        Ptr<Node> node = CreateObject<Node>();
+        Ptr<RdmaSwitch> sw = CreateObject<RdmaSwitch>();
+        node->AggregateObject(sw);
+        return std::make_pair(node->GetId(), sw->GetEffectiveEcmpSeed());
+    };
+    const auto [id1, run1] = derived(1, 1);
+    EXPECT_EQ(run1, (uint64_t(1) << 32) + id1);
+    std::set<uint64_t> seen;
+    for (uint64_t run = 1; run <= 50; ++run)
+    {
+        const auto [id, seed] = derived(1, run);
+        // The node id stays in the low 32 bits (switches differ) and bit 32 stays set, so
+        // that a derived seed never equals an explicit 32-bit EcmpSeed.
+        EXPECT_EQ(seed & 0xffffffffu, id);
+        EXPECT_TRUE(seed & (uint64_t(1) << 32));
+        seen.insert(seed >> 32);
+    }
+    EXPECT_EQ(seen.size(), 50u) << "runs 1..50 must give 50 different hash seeds";
+    EXPECT_NE(derived(2, 1).second >> 32, run1 >> 32) << "RngSeed must change the seed";
+    EXPECT_EQ(derived(7, 3).second >> 32, derived(7, 3).second >> 32) << "deterministic";
+    // An explicit EcmpSeed is not affected by the run.
+    RngSeedManager::SetRun(9);
+    Ptr<RdmaSwitch> pinned = CreateObject<RdmaSwitch>();
+    pinned->SetAttribute("EcmpSeed", UintegerValue(12345));
+    EXPECT_EQ(pinned->GetEffectiveEcmpSeed(), 12345u);
+    RngSeedManager::SetSeed(savedSeed);
+    RngSeedManager::SetRun(savedRun);
     Simulator::Destroy();
 }
 
