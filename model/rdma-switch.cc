@@ -372,21 +372,84 @@ RdmaSwitch::RouteSetId(uint32_t dst) const
     const uint32_t offset = dst - m_denseBase; // wraps for dst < base: not dense
     if (offset < m_denseRoutes.size())
     {
-        return m_denseRoutes[offset];
+        if (!m_routeRunsValid)
+        {
+            BuildRouteRuns();
+        }
+        if (m_routeRuns.empty())
+        {
+            return m_denseRoutes[offset];
+        }
+        const auto run = std::upper_bound(m_routeRuns.begin(),
+                                          m_routeRuns.end(),
+                                          offset,
+                                          [](uint32_t o, const RouteRun& r) { return o < r.end; });
+        return run->id; // the last run ends at m_denseRoutes.size() > offset
     }
     auto it = m_sparseRoutes.find(dst);
     return it == m_sparseRoutes.end() ? 0 : it->second;
 }
 
 void
+RdmaSwitch::BuildRouteRuns() const
+{
+    m_routeRuns.clear();
+    const uint32_t n = static_cast<uint32_t>(m_denseRoutes.size());
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        if (i + 1 == n || m_denseRoutes[i + 1] != m_denseRoutes[i])
+        {
+            if (m_routeRuns.size() == MAX_ROUTE_RUNS)
+            {
+                m_routeRuns.clear(); // too many: the flat array is faster
+                break;
+            }
+            m_routeRuns.push_back({i + 1, m_denseRoutes[i]});
+        }
+    }
+    m_routeRuns.shrink_to_fit();
+    m_routeRunsValid = true;
+}
+
+void
 RdmaSwitch::SetRouteSetId(uint32_t dst, uint32_t id)
 {
-    // The flat table covers up to 2^20 addresses from the first one routed (rounded down
-    // to a /24): 4 bytes per address, dense for RdmaHelper's consecutive host addresses.
+    m_routeRunsValid = false;
+    // The flat table covers up to 2^20 addresses from the lowest one routed (rounded down
+    // to a /24): 4 bytes per address, dense for RdmaHelper's consecutive host addresses in
+    // whatever order their routes are set.
     constexpr uint32_t DENSE_SPAN = 1U << 20;
     if (m_denseRoutes.empty() && m_sparseRoutes.empty())
     {
         m_denseBase = dst & 0xffffff00U;
+    }
+    if (id != 0 && dst < m_denseBase)
+    {
+        const uint32_t newBase = dst & 0xffffff00U;
+        const uint32_t shift = m_denseBase - newBase;
+        if (uint64_t(shift) + m_denseRoutes.size() <= DENSE_SPAN)
+        {
+            // Move the table's start down; hash-table entries now in reach move in.
+            m_denseRoutes.insert(m_denseRoutes.begin(), shift, 0);
+            m_denseBase = newBase;
+            for (auto it = m_sparseRoutes.begin(); it != m_sparseRoutes.end();)
+            {
+                const uint32_t offset = it->first - m_denseBase;
+                if (offset < DENSE_SPAN)
+                {
+                    if (offset >= m_denseRoutes.size())
+                    {
+                        m_denseRoutes.resize(offset + 1, 0);
+                    }
+                    m_denseRoutes[offset] = it->second;
+                    it = m_sparseRoutes.erase(it);
+                }
+                else
+                {
+                    ++it;
+                }
+            }
+        }
     }
     const uint32_t offset = dst - m_denseBase;
     if (offset < DENSE_SPAN)
@@ -421,12 +484,20 @@ RdmaSwitch::ClearRoutes()
     m_denseRoutes.clear();
     m_sparseRoutes.clear();
     m_denseBase = 0;
+    m_routeRuns.clear();
+    m_routeRunsValid = false;
 }
 
 uint32_t
 RdmaSwitch::GetNRouteSets() const
 {
     return static_cast<uint32_t>(m_routeSets.size() - 1);
+}
+
+uint32_t
+RdmaSwitch::GetNSparseRoutes() const
+{
+    return static_cast<uint32_t>(m_sparseRoutes.size());
 }
 
 const std::vector<uint32_t>&

@@ -189,6 +189,13 @@ class RdmaSwitch : public Object, public RdmaPortHandler
     /// \return number of distinct next-hop sets the table holds (memory diagnostics)
     uint32_t GetNRouteSets() const;
     /**
+     * Destinations within 2^20 consecutive addresses (as RdmaHelper assigns them) are held
+     * in a flat table, whatever order their routes are set in; others in a hash table, whose
+     * look-up costs more per packet.
+     * \return number of destinations held in the hash table (diagnostics)
+     */
+    uint32_t GetNSparseRoutes() const;
+    /**
      * \param dst destination address
      * \return the equal-cost egress ports (empty if none)
      */
@@ -385,9 +392,27 @@ class RdmaSwitch : public Object, public RdmaPortHandler
     std::vector<Ptr<RdmaNetDevice>> m_ports;
     // Forwarding table. Destinations share interned next-hop sets (a fat-tree switch has a
     // handful of distinct sets for thousands of hosts); hosts addressed densely (as
-    // RdmaHelper does) are looked up in a flat array, others in a hash table.
+    // RdmaHelper does) are kept in a flat array, others in a hash table. The flat array is
+    // looked up through its runs of equal set ids when there are few (a fat-tree switch:
+    // one run per port down plus the way up, about k): those fit in a cache line or two,
+    // where the flat array of a large fabric (4 bytes per host per switch) misses the cache
+    // on almost every packet.
     /// \return the next-hop set id of a destination (0: no route)
     uint32_t RouteSetId(uint32_t dst) const;
+    /// Rebuild m_routeRuns from m_denseRoutes (or leave it empty if there are too many).
+    void BuildRouteRuns() const;
+
+    /// A run of the flat array: offsets from the previous run's end to end map to id.
+    struct RouteRun
+    {
+        uint32_t end; //!< one past the run's last offset
+        uint32_t id;  //!< next-hop set id of the run
+    };
+
+    /// Most runs looked up by binary search; with more the flat array is used.
+    static constexpr std::size_t MAX_ROUTE_RUNS = 64;
+    mutable std::vector<RouteRun> m_routeRuns; //!< runs of m_denseRoutes, if few
+    mutable bool m_routeRunsValid{false};      //!< m_routeRuns matches m_denseRoutes
     /// Point a destination at a next-hop set.
     void SetRouteSetId(uint32_t dst, uint32_t id);
     /// \return the id of a (sorted, duplicate-free) next-hop set, adding it if new

@@ -314,6 +314,30 @@ TEST(RdmaTopology, FatTreeK8RoutingHelperHopCounts)
     Simulator::Destroy();
 }
 
+// The routing helper sets a k = 16 fat-tree's routes from 10.0.3.x on; every switch must still
+// hold all 1,024 hosts in its flat forwarding table (bug: 767 went to the hash table) and
+// share a few next-hop sets among them.
+TEST(RdmaTopology, FatTreeK16ForwardingTablesAreFlat)
+{
+    RdmaHelper rdma;
+    FatTreeHelper ft;
+    ft.SetThreeTier(16);
+    ft.Install(rdma);
+    ASSERT_EQ(ft.GetNHosts(), 1024u);
+    const NodeContainer switches = ft.GetSwitches();
+    ASSERT_EQ(switches.GetN(), 320u);
+    for (uint32_t i = 0; i < switches.GetN(); ++i)
+    {
+        Ptr<RdmaSwitch> sw = switches.Get(i)->GetObject<RdmaSwitch>();
+        ASSERT_TRUE(sw);
+        EXPECT_EQ(sw->GetNSparseRoutes(), 0u) << "switch " << i;
+        // Edge: 8 host ports + the 8 uplinks; aggregation: 8 edges + the 8 uplinks; core:
+        // one port per pod.
+        EXPECT_LE(sw->GetNRouteSets(), 16u) << "switch " << i;
+    }
+    Simulator::Destroy();
+}
+
 TEST(RdmaTopology, K2IsTheSmallestFatTree)
 {
     // k = 2: 2 pods of 1 edge and 1 aggregation switch, 1 core, 1 host per edge.
