@@ -3,6 +3,7 @@
 """Run every benchmark scenario in its own process and print one table.
 
 Usage: benchmarks/run-benchmarks.py [--build build] [--record] [--replications N]
+                                    [--schedulers [--scheduler-runs N]]
 
 It also runs rdma-bench --scenario=memory: the heap bytes of one host, one switch and one
 queue pair, measured separately while a k = 16 fat-tree is built (--mem-k changes k).
@@ -17,6 +18,11 @@ that mapping decides most of the FCT tail. The HPCC scenarios are therefore also
 replications (ns-3's --RngRun 1..N, which draws both the ECN marking and the switches' ECMP
 seeds): the script prints the minimum, median and maximum of FCT mean/p50/p99 over them and
 the median's deviation from the peer's figure.
+
+--schedulers compares ns-3's event schedulers (Map, Heap, PriorityQueue, Calendar) on
+hpcc-a2a16 and fattree8: the fastest of --scheduler-runs runs each (this VM's speed varies
+from one minute to the next, the minimum is the least disturbed run), and checks that the
+result figures are the same under every scheduler.
 """
 import argparse
 import json
@@ -38,6 +44,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 RECORD = os.path.join(HERE, "recorded-results.json")
 
 
+SCHEDULERS = ["MapScheduler", "HeapScheduler", "PriorityQueueScheduler", "CalendarScheduler"]
+
+
 def run(exe, scenario, *extra):
     out = subprocess.run([exe, f"--scenario={scenario}", *extra], check=True,
                          capture_output=True, text=True).stdout
@@ -45,7 +54,7 @@ def run(exe, scenario, *extra):
     return dict(kv.split("=", 1) for kv in line.split())
 
 
-def run_hpcc(build, name, flow_file, rng_run=1):
+def run_hpcc(build, name, flow_file, rng_run=1, *extra):
     """Run hpcc-compat on the shared config with the given flow file (replication rng_run);
     parse its summary."""
     import re
@@ -59,7 +68,7 @@ def run_hpcc(build, name, flow_file, rng_run=1):
         with open(cfg, "w") as f:
             f.write(text)
         out = subprocess.run([exe, f"--config={cfg}", f"--dir={data}", f"--outDir={tmp}/out",
-                              f"--RngRun={rng_run}"],
+                              f"--RngRun={rng_run}", *extra],
                              check=True, capture_output=True, text=True).stdout
     r = {"scenario": name}
     m = re.search(r"flows completed (\d+)/(\d+); FCT mean ([\d.]+) us, p50 ([\d.]+) us, "
@@ -99,6 +108,10 @@ def main():
     ap.add_argument("--replications", type=int, default=10,
                     help="runs (--RngRun 1..N) of each HPCC scenario for the FCT spread "
                          "(default 10; 1 disables)")
+    ap.add_argument("--schedulers", action="store_true",
+                    help="compare ns-3's schedulers on hpcc-a2a16 and fattree8")
+    ap.add_argument("--scheduler-runs", type=int, default=3,
+                    help="runs per scheduler and scenario; the fastest counts (default 3)")
     ap.add_argument("--mem-k", type=int, default=16,
                     help="fat-tree arity of the memory-per-object measurement (default 16)")
     args = ap.parse_args()
@@ -132,6 +145,25 @@ def main():
                          f"(peer {peer}, median {100 * (median / peer - 1):+.1f} %)")
         print(f"{s}, {len(samples)} replications (--RngRun 1..{len(samples)}), FCT us "
               f"min / median / max: " + "; ".join(parts), flush=True)
+
+    if args.schedulers:
+        print("scheduler | hpcc-a2a16 wall_s (fastest) | fattree8 wall_s (fastest) | "
+              "result figures")
+        reference = None
+        for sched in SCHEDULERS:
+            a2a = [run_hpcc(args.build, "hpcc-a2a16", HPCC_SCENARIOS["hpcc-a2a16"], 1,
+                            f"--SchedulerType=ns3::{sched}")
+                   for _ in range(args.scheduler_runs)]
+            ft8 = [run(exe, "fattree8", f"--scheduler=ns3::{sched}")
+                   for _ in range(args.scheduler_runs)]
+            # Every run of a scenario, under every scheduler, must give the same figures.
+            figures = ({tuple(r[k] for k in RESULT_KEYS) for r in a2a},
+                       {tuple(r[k] for k in RESULT_KEYS) for r in ft8})
+            reference = reference or figures
+            same = figures == reference and all(len(f) == 1 for f in figures)
+            print(f"{sched} | {min(float(r['wall_s']) for r in a2a):.3f} | "
+                  f"{min(float(r['wall_s']) for r in ft8):.3f} | "
+                  f"{'same' if same else 'DIFFERENT'}", flush=True)
 
     m = run(exe, "memory", f"--memK={args.mem_k}", f"--memQps={args.mem_k ** 3 // 4}")
     print(f"memory (heap in use, k={m['k']} fat-tree: {m['hosts']} hosts, {m['switches']} "
