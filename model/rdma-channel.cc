@@ -5,6 +5,7 @@
 #include "rdma-channel.h"
 
 #include "rdma-net-device.h"
+#include "rdma-recycled-allocation.h"
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
@@ -25,12 +26,9 @@ namespace
 {
 /**
  * The arrival of a frame at the receiving device: calls RdmaNetDevice::Receive. One is
- * scheduled per frame per link, so its blocks are recycled through a free list instead of
- * going through malloc and free. The list is a plain static: events are created and
- * destroyed by the simulator's thread only, as ns-3's Simulator is. Recycled blocks are kept
- * for reuse, never returned.
+ * scheduled per frame per link, so its blocks are recycled (RdmaRecycledAllocation).
  */
-class FrameArrivalEvent : public EventImpl
+class FrameArrivalEvent : public EventImpl, public RdmaRecycledAllocation<FrameArrivalEvent>
 {
   public:
     /**
@@ -43,44 +41,16 @@ class FrameArrivalEvent : public EventImpl
     {
     }
 
-    /// \return a recycled block, or a new one
-    static void* operator new(std::size_t size)
-    {
-        if (FreeBlock* b = g_free)
-        {
-            g_free = b->next;
-            return b;
-        }
-        return ::operator new(std::max(size, sizeof(FreeBlock)));
-    }
-
-    /// \param p the block to recycle
-    static void operator delete(void* p)
-    {
-        FreeBlock* b = static_cast<FreeBlock*>(p);
-        b->next = g_free;
-        g_free = b;
-    }
-
   private:
     void Notify() override
     {
         m_device->Receive(std::move(m_frame));
     }
 
-    /// A recycled block.
-    struct FreeBlock
-    {
-        FreeBlock* next; //!< the next recycled block
-    };
-
-    static FreeBlock* g_free; //!< the first recycled block
-
     Ptr<RdmaNetDevice> m_device; //!< the receiver, kept alive until the event is gone
     Ptr<Packet> m_frame;         //!< the frame
 };
 
-FrameArrivalEvent::FreeBlock* FrameArrivalEvent::g_free = nullptr;
 } // namespace
 
 TypeId

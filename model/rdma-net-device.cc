@@ -6,6 +6,7 @@
 
 #include "pfc-pause-header.h"
 #include "rdma-channel.h"
+#include "rdma-recycled-allocation.h"
 
 #include "ns3/abort.h"
 #include "ns3/enum.h"
@@ -30,12 +31,10 @@ NS_OBJECT_ENSURE_REGISTERED(RdmaNetDevice);
 
 /**
  * The end-of-frame event of a device: calls TransmitComplete. One is scheduled per frame on
- * a busy port, so its blocks are recycled through a free list instead of going through
- * malloc and free (as RdmaChannel's frame-arrival event does). The list is a plain static:
- * events are created and destroyed by the simulator's thread only, as ns-3's Simulator is.
- * Recycled blocks are kept for reuse, never returned.
+ * a busy port, so its blocks are recycled (RdmaRecycledAllocation).
  */
-class RdmaNetDevice::TxCompleteEvent : public EventImpl
+class RdmaNetDevice::TxCompleteEvent : public EventImpl,
+                                       public RdmaRecycledAllocation<TxCompleteEvent>
 {
   public:
     /// \param device the device
@@ -44,46 +43,14 @@ class RdmaNetDevice::TxCompleteEvent : public EventImpl
     {
     }
 
-    /**
-     * \param size the object size
-     * \return a recycled block, or a new one
-     */
-    static void* operator new(std::size_t size)
-    {
-        if (FreeBlock* b = g_free)
-        {
-            g_free = b->next;
-            return b;
-        }
-        return ::operator new(std::max(size, sizeof(FreeBlock)));
-    }
-
-    /// \param p the block to recycle
-    static void operator delete(void* p)
-    {
-        FreeBlock* b = static_cast<FreeBlock*>(p);
-        b->next = g_free;
-        g_free = b;
-    }
-
   private:
     void Notify() override
     {
         m_device->TransmitComplete();
     }
 
-    /// A recycled block.
-    struct FreeBlock
-    {
-        FreeBlock* next; //!< the next recycled block
-    };
-
-    static FreeBlock* g_free; //!< the first recycled block
-
     Ptr<RdmaNetDevice> m_device; //!< kept alive until the event has run or been dropped
 };
-
-RdmaNetDevice::TxCompleteEvent::FreeBlock* RdmaNetDevice::TxCompleteEvent::g_free = nullptr;
 
 /**
  * The Ethernet II header of an IPv4 frame as 14 ready bytes. Adding it to a packet costs a
