@@ -150,6 +150,9 @@ def build(bld):
         scaleup.source = 'examples/scale-up-allreduce.cc'
         scaleup.target = 'examples/' + scaleup.target
         scale_up_example = os.path.join(bld.path.get_bld().abspath(), scaleup.target)
+        storm = bld.create_ns3_program('pfc-storm', ['rdma', 'core', 'network', 'internet'])
+        storm.source = 'examples/pfc-storm.cc'
+        storm.target = 'examples/' + storm.target
 
     # The GoogleTest tests, run by the ns-3 TestSuite "rdma" (test/rdma-test-suite.cc).
     if bld.env['RDMA_GTEST']:
@@ -169,6 +172,7 @@ def build(bld):
             'test/rdma-topology-test.cc',
             'test/rdma-multi-plane-test.cc',
             'test/rdma-hpcc-compat-test.cc',
+            'test/rdma-pfc-storm-test.cc',
             'test/rdma-ecmp-spray-test.cc',
             'test/rdma-path-selector-test.cc',
             'test/rdma-scale-up-test.cc',

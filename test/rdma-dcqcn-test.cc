@@ -1060,17 +1060,11 @@ ReadFile(const std::string& path)
     return s.str();
 }
 
-/// Path of the dcqcn-convergence example, next to rdma-incast (in-tree: same pattern).
+/// Path of the dcqcn-convergence example.
 std::string
 DcqcnExample()
 {
-    std::string exe = RDMA_INCAST_EXAMPLE;
-    const auto pos = exe.rfind("rdma-incast");
-    if (exe.empty() || pos == std::string::npos)
-    {
-        return "";
-    }
-    return exe.replace(pos, std::string("rdma-incast").size(), "dcqcn-convergence");
+    return rdmatest::ExamplePath("dcqcn-convergence");
 }
 
 } // namespace

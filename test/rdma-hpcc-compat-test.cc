@@ -52,17 +52,11 @@ ParseConfig(HpccConfigReader& r, const std::string& text)
     r.Parse(in, "config.txt");
 }
 
-/// Path of the hpcc-compat example, next to rdma-incast (in-tree: same name pattern).
+/// Path of the hpcc-compat example.
 std::string
 HpccCompatExample()
 {
-    std::string exe = RDMA_INCAST_EXAMPLE;
-    const auto pos = exe.rfind("rdma-incast");
-    if (exe.empty() || pos == std::string::npos)
-    {
-        return "";
-    }
-    return exe.replace(pos, std::string("rdma-incast").size(), "hpcc-compat");
+    return rdmatest::ExamplePath("hpcc-compat");
 }
 
 std::string

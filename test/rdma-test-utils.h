@@ -10,6 +10,7 @@
 #include "ns3/network-module.h"
 #include "ns3/rdma-module.h"
 
+#include <string>
 #include <vector>
 
 namespace ns3
@@ -119,6 +120,24 @@ PostWriteAt(Ptr<RdmaQueuePair> qp, Ptr<Node> node, Time t, uint64_t bytes, uint6
     wr.length = bytes;
     wr.remoteAddress = 0x1000;
     Simulator::ScheduleWithContext(node->GetId(), t, &RdmaQueuePair::PostSend, qp, wr);
+}
+
+/**
+ * The binary of an example of this module, next to rdma-incast's (RDMA_INCAST_EXAMPLE, an
+ * absolute path, in-tree or standalone; in-tree names carry ns-3's prefix and suffix).
+ * \param name the example's name, e.g. "pfc-storm"
+ * \return its path, or "" if the examples are not built
+ */
+inline std::string
+ExamplePath(const std::string& name)
+{
+    std::string exe = RDMA_INCAST_EXAMPLE;
+    const auto pos = exe.rfind("rdma-incast");
+    if (exe.empty() || pos == std::string::npos)
+    {
+        return "";
+    }
+    return exe.replace(pos, std::string("rdma-incast").size(), name);
 }
 
 } // namespace rdmatest
