@@ -217,6 +217,7 @@ RdmaNetDevice::RdmaNetDevice()
       m_ipv4Header(std::make_unique<Ipv4FrameHeader>())
 {
     NS_LOG_FUNCTION(this);
+    m_lastPauseReceived.fill(Time::Min());
 }
 
 RdmaNetDevice::~RdmaNetDevice()
@@ -386,6 +387,31 @@ RdmaNetDevice::GetQueueBytes(uint8_t cls) const
                     "RdmaNetDevice::GetQueueBytes: traffic class "
                         << +cls << " is invalid; valid classes are 0.." << NUM_CLASSES - 1);
     return m_queueBytes[cls];
+}
+
+Ptr<Packet>
+RdmaNetDevice::RemoveQueuedPacket(uint8_t cls)
+{
+    NS_ABORT_MSG_IF(cls >= NUM_CLASSES,
+                    "RdmaNetDevice::RemoveQueuedPacket: traffic class "
+                        << +cls << " is invalid; valid classes are 0.." << NUM_CLASSES - 1);
+    if (m_queues[cls].empty())
+    {
+        return nullptr;
+    }
+    Ptr<Packet> packet = std::move(m_queues[cls].front());
+    m_queues[cls].pop_front();
+    m_queueBytes[cls] -= packet->GetSize();
+    return packet;
+}
+
+Time
+RdmaNetDevice::GetLastPauseReceived(uint8_t cls) const
+{
+    NS_ABORT_MSG_IF(cls >= NUM_CLASSES,
+                    "RdmaNetDevice::GetLastPauseReceived: traffic class "
+                        << +cls << " is invalid; valid classes are 0.." << NUM_CLASSES - 1);
+    return m_lastPauseReceived[cls];
 }
 
 uint32_t
@@ -801,6 +827,10 @@ RdmaNetDevice::ReceivePfc(Ptr<Packet> frame)
             const uint16_t quanta = pfc.GetQuanta(cls);
             m_pausedUntil[cls] =
                 quanta == 0 ? now : now + m_dataRate.CalculateBitsTxTime(512u * quanta);
+            if (quanta > 0)
+            {
+                m_lastPauseReceived[cls] = now;
+            }
             m_pauseHorizon = std::max(m_pauseHorizon, m_pausedUntil[cls]);
             NS_LOG_LOGIC("class " << +cls << " paused for " << quanta << " quanta, until "
                                   << m_pausedUntil[cls].As(Time::US));

@@ -299,6 +299,20 @@ class RdmaNetDevice : public NetDevice
      * \return packets waiting in the class queue
      */
     uint32_t GetQueuePackets(uint8_t cls) const;
+    /**
+     * Take the packet at the head of a class queue without sending it (a switch's PFC
+     * watchdog discards the queue of a class stuck in a pause storm). The frame being
+     * serialized, if any, is not in the queue and is not affected.
+     * \param cls traffic class
+     * \return the packet, or null if the queue is empty
+     */
+    Ptr<Packet> RemoveQueuedPacket(uint8_t cls);
+    /**
+     * \param cls traffic class
+     * \return when the last PFC frame that paused the class (quanta > 0) arrived;
+     *         Time::Min() if none has
+     */
+    Time GetLastPauseReceived(uint8_t cls) const;
 
     /// \return the port's line rate
     DataRate GetDataRate() const;
@@ -458,6 +472,7 @@ class RdmaNetDevice : public NetDevice
     std::array<RdmaFifo<Ptr<Packet>>, NUM_CLASSES> m_queues;
     std::array<uint32_t, NUM_CLASSES> m_queueBytes{};
     std::array<Time, NUM_CLASSES> m_pausedUntil{};
+    std::array<Time, NUM_CLASSES> m_lastPauseReceived; //!< last pausing PFC frame per class
     Time m_pauseHorizon; //!< the latest m_pausedUntil: no class is paused from then on
     uint32_t m_rrNext{0};
     EventId m_wakeUpEvent;

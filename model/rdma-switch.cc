@@ -125,6 +125,28 @@ RdmaSwitch::GetTypeId()
                           PointerValue(),
                           MakePointerAccessor(&RdmaSwitch::m_loadBalancer),
                           MakePointerChecker<RdmaLoadBalancer>())
+            .AddAttribute("PfcWatchdogDetectionTime",
+                          "PFC watchdog: a lossless (egress port, class) queue that holds "
+                          "packets and stays paused by received PFC this long is in a pause "
+                          "storm, and its packets are dropped until it is restored. 0 turns "
+                          "the watchdog off. SONiC's default: 200 ms.",
+                          TimeValue(Seconds(0)),
+                          MakeTimeAccessor(&RdmaSwitch::m_wdDetection),
+                          MakeTimeChecker(Seconds(0)))
+            .AddAttribute("PfcWatchdogRestorationTime",
+                          "PFC watchdog: a stormed queue is lossless again once no pausing "
+                          "PFC frame has arrived for its class on its port for this long. "
+                          "0: the detection time. SONiC's default: 200 ms.",
+                          TimeValue(Seconds(0)),
+                          MakeTimeAccessor(&RdmaSwitch::m_wdRestoration),
+                          MakeTimeChecker(Seconds(0)))
+            .AddAttribute("PfcWatchdogPollInterval",
+                          "PFC watchdog: how often the queues are checked; a storm is "
+                          "detected up to one interval after the detection time. 0: half the "
+                          "detection time (SONiC: 100 ms polls for 200 ms detection).",
+                          TimeValue(Seconds(0)),
+                          MakeTimeAccessor(&RdmaSwitch::m_wdPollInterval),
+                          MakeTimeChecker(Seconds(0)))
             .AddTraceSource("Drop",
                             "A packet was dropped: packet, reason name, port, class.",
                             MakeTraceSourceAccessor(&RdmaSwitch::m_dropTrace),
@@ -140,7 +162,12 @@ RdmaSwitch::GetTypeId()
             .AddTraceSource("EgressQueue",
                             "An egress queue changed: port, class, bytes.",
                             MakeTraceSourceAccessor(&RdmaSwitch::m_egressQueueTrace),
-                            "ns3::RdmaSwitch::EgressQueueTracedCallback");
+                            "ns3::RdmaSwitch::EgressQueueTracedCallback")
+            .AddTraceSource("PfcWatchdog",
+                            "The PFC watchdog detected a storm on (egress port, class) (true) "
+                            "or restored the queue (false).",
+                            MakeTraceSourceAccessor(&RdmaSwitch::m_wdTrace),
+                            "ns3::RdmaSwitch::PfcWatchdogTracedCallback");
     return tid;
 }
 
@@ -187,6 +214,11 @@ RdmaSwitch::DoInitialize()
     NS_LOG_FUNCTION(this);
     CheckConfig();
     m_mmu->Validate();
+    if (m_wdDetection.IsStrictlyPositive())
+    {
+        const Time poll = m_wdPollInterval.IsZero() ? m_wdDetection / 2 : m_wdPollInterval;
+        m_wdPollEvent = Simulator::Schedule(poll, &RdmaSwitch::PollPfcWatchdog, this);
+    }
     Object::DoInitialize();
 }
 
@@ -198,6 +230,7 @@ RdmaSwitch::DoDispose()
     {
         ev.Cancel();
     }
+    m_wdPollEvent.Cancel();
     for (auto& dev : m_ports)
     {
         dev->SetPortHandler(nullptr, 0);
@@ -228,6 +261,8 @@ RdmaSwitch::DropReasonName(DropReason reason)
         return "EGRESS_QUEUE_LIMIT";
     case MALFORMED_PACKET:
         return "MALFORMED_PACKET";
+    case PFC_WATCHDOG:
+        return "PFC_WATCHDOG";
     default:
         return "UNKNOWN";
     }
@@ -242,6 +277,11 @@ RdmaSwitch::CheckConfig() const
     NS_ABORT_MSG_IF(!(m_pmax >= 0.0 && m_pmax <= 1.0),
                     "RdmaSwitch: EcnPmax " << m_pmax
                                            << " is not a probability; it must be in [0, 1]");
+    NS_ABORT_MSG_IF(m_wdDetection.IsStrictlyPositive() && m_wdPollInterval > m_wdDetection,
+                    "RdmaSwitch: PfcWatchdogPollInterval "
+                        << m_wdPollInterval.As(Time::US) << " exceeds PfcWatchdogDetectionTime "
+                        << m_wdDetection.As(Time::US)
+                        << "; valid: 0 (half the detection time) up to the detection time");
     NS_ABORT_MSG_IF(!m_mmu, "RdmaSwitch: the Mmu attribute is null");
     NS_ABORT_MSG_IF(!m_loadBalancer,
                     "RdmaSwitch: the LoadBalancer attribute is null; set an RdmaLoadBalancer "
@@ -296,6 +336,7 @@ RdmaSwitch::AddPort(Ptr<RdmaNetDevice> device)
     m_ports.push_back(device);
     m_ingressFifo.emplace_back();
     m_refreshEvents.emplace_back();
+    m_wdStormedMask.push_back(0);
 
     // The device calls HandleReceive / HandleDequeue directly (no Callback layers).
     device->SetPortHandler(this, port);
@@ -706,6 +747,12 @@ RdmaSwitch::Forward(uint32_t inPort,
         outPort = m_loadBalancer->SelectPort(key, routes, *m_mmu);
     }
 
+    if (m_wdActiveStorms > 0 && (m_wdStormedMask[outPort] & (1U << cls)))
+    {
+        DropPacket(packet, PFC_WATCHDOG, outPort, cls); // a queue in a pause storm
+        return;
+    }
+
     // MMU admission.
     const uint64_t queueBefore = m_mmu->GetEgressBytes(outPort, cls);
     switch (m_mmu->Admit(inPort, outPort, cls, size))
@@ -761,6 +808,23 @@ void
 RdmaSwitch::HandleDequeue(uint32_t port, const Ptr<Packet>& packet, uint8_t cls)
 {
     NS_LOG_FUNCTION(this << port << packet << unsigned(cls));
+    const uint32_t entry = ReleaseEgress(port, packet->GetSize(), cls);
+    // Mark on the queue the packet leaves behind (the HPCC simulator's and several switch
+    // ASICs' choice): the congestion signal skips the queueing delay. Whether the packet is
+    // ECN-capable was read at arrival (FIFO_ECN_CAPABLE is set only when marking at dequeue).
+    if ((entry & FIFO_ECN_CAPABLE) && m_ecnEnabled && m_ecnMarkingPoint == ECN_AT_DEQUEUE)
+    {
+        const uint64_t queueBehind = m_mmu->GetEgressBytes(port, cls);
+        if (DecideEcnMark(queueBehind))
+        {
+            MarkPacket(packet, (entry & FIFO_CHECKSUM) != 0, port, cls, queueBehind);
+        }
+    }
+}
+
+uint32_t
+RdmaSwitch::ReleaseEgress(uint32_t port, uint32_t size, uint8_t cls)
+{
     RdmaFifo<uint32_t>& fifo = m_ingressFifo[port][cls];
     NS_ABORT_MSG_IF(fifo.empty(),
                     "RdmaSwitch: port " << port << " class " << unsigned(cls)
@@ -768,25 +832,116 @@ RdmaSwitch::HandleDequeue(uint32_t port, const Ptr<Packet>& packet, uint8_t cls)
     const uint32_t entry = fifo.front();
     fifo.pop_front();
     const uint32_t inPort = entry & FIFO_PORT_MASK;
-    m_mmu->Release(inPort, port, cls, packet->GetSize());
-    const uint64_t queueBehind = m_mmu->GetEgressBytes(port, cls);
+    m_mmu->Release(inPort, port, cls, size);
     if (!m_egressQueueTrace.IsEmpty())
     {
-        m_egressQueueTrace(port, cls, static_cast<uint32_t>(queueBehind));
-    }
-    // Mark on the queue the packet leaves behind (the HPCC simulator's and several switch
-    // ASICs' choice): the congestion signal skips the queueing delay. Whether the packet is
-    // ECN-capable was read at arrival (FIFO_ECN_CAPABLE is set only when marking at dequeue).
-    if ((entry & FIFO_ECN_CAPABLE) && m_ecnEnabled && m_ecnMarkingPoint == ECN_AT_DEQUEUE &&
-        DecideEcnMark(queueBehind))
-    {
-        MarkPacket(packet, (entry & FIFO_CHECKSUM) != 0, port, cls, queueBehind);
+        m_egressQueueTrace(port, cls, static_cast<uint32_t>(m_mmu->GetEgressBytes(port, cls)));
     }
     if (m_mmu->CheckShouldResume(inPort, cls))
     {
         m_mmu->SetPaused(inPort, cls, false);
         SendPfcFrame(inPort, static_cast<uint8_t>(1U << cls), false, false);
     }
+    return entry;
+}
+
+Time
+RdmaSwitch::GetPfcWatchdogRestorationTime() const
+{
+    return m_wdRestoration.IsZero() ? m_wdDetection : m_wdRestoration;
+}
+
+void
+RdmaSwitch::PollPfcWatchdog()
+{
+    const Time now = Simulator::Now();
+    if (m_wdPausedSince.size() < m_ports.size())
+    {
+        // Sized on the first poll: a switch without the watchdog keeps no state for it.
+        std::array<Time, NUM_CLASSES> none;
+        none.fill(Time::Max());
+        m_wdPausedSince.resize(m_ports.size(), none);
+    }
+    for (uint32_t port = 0; port < m_ports.size(); ++port)
+    {
+        const Ptr<RdmaNetDevice>& dev = m_ports[port];
+        for (uint8_t cls = 0; cls < NUM_CLASSES; ++cls)
+        {
+            if (!m_mmu->IsLossless(cls))
+            {
+                continue;
+            }
+            const uint8_t bit = static_cast<uint8_t>(1U << cls);
+            Time& since = m_wdPausedSince[port][cls];
+            if (m_wdStormedMask[port] & bit)
+            {
+                // Restore once the peer has stopped pausing the class.
+                if (!dev->IsClassPaused(cls) &&
+                    dev->GetLastPauseReceived(cls) + GetPfcWatchdogRestorationTime() <= now)
+                {
+                    m_wdStormedMask[port] &= static_cast<uint8_t>(~bit);
+                    ++m_wdRestorations;
+                    --m_wdActiveStorms;
+                    NS_LOG_INFO("PFC watchdog: port " << port << " class " << +cls << " restored");
+                    m_wdTrace(port, cls, false);
+                }
+                continue;
+            }
+            if (!dev->IsClassPaused(cls) || dev->GetQueuePackets(cls) == 0)
+            {
+                since = Time::Max(); // not stalled
+                continue;
+            }
+            if (since == Time::Max())
+            {
+                since = now; // first poll that sees the stall
+                continue;
+            }
+            if (now - since < m_wdDetection)
+            {
+                continue;
+            }
+            // A storm: drop what the queue holds, and (Forward) whatever arrives for it.
+            m_wdStormedMask[port] |= bit;
+            since = Time::Max();
+            ++m_wdStorms;
+            ++m_wdActiveStorms;
+            NS_LOG_INFO("PFC watchdog: port " << port << " class " << +cls << " in a storm");
+            m_wdTrace(port, cls, true);
+            while (Ptr<Packet> p = dev->RemoveQueuedPacket(cls))
+            {
+                ReleaseEgress(port, p->GetSize(), cls);
+                DropPacket(p, PFC_WATCHDOG, port, cls);
+            }
+        }
+    }
+    m_wdPollEvent =
+        Simulator::Schedule(m_wdPollInterval.IsZero() ? m_wdDetection / 2 : m_wdPollInterval,
+                            &RdmaSwitch::PollPfcWatchdog,
+                            this);
+}
+
+uint64_t
+RdmaSwitch::GetPfcWatchdogStorms() const
+{
+    return m_wdStorms;
+}
+
+uint64_t
+RdmaSwitch::GetPfcWatchdogRestorations() const
+{
+    return m_wdRestorations;
+}
+
+bool
+RdmaSwitch::IsPfcWatchdogStormed(uint32_t port, uint8_t cls) const
+{
+    NS_ABORT_MSG_IF(port >= m_ports.size() || cls >= NUM_CLASSES,
+                    "RdmaSwitch::IsPfcWatchdogStormed: port "
+                        << port << " class " << +cls << " does not exist (ports 0.."
+                        << static_cast<int64_t>(m_ports.size()) - 1 << ", classes 0.."
+                        << NUM_CLASSES - 1 << ")");
+    return (m_wdStormedMask[port] >> cls) & 1U;
 }
 
 void

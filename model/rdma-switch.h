@@ -74,6 +74,18 @@ class RdmaNetDevice;
  * if EcnKmin < q <= EcnKmax, always if q > EcnKmax. Only ECT(0)/ECT(1) packets are
  * marked (CE); Not-ECT and CE packets are left alone.
  *
+ * <b>PFC watchdog.</b> Off by default (PfcWatchdogDetectionTime 0). When on, every
+ * PfcWatchdogPollInterval the switch looks at each lossless (egress port, class) transmit
+ * queue: one that holds packets and has been paused by received PFC at every poll for at
+ * least the detection time is in a pause storm (a receiver that never drains, C. Guo et
+ * al., "RDMA over Commodity Ethernet at Scale", SIGCOMM 2016, section 4.3; switch vendors
+ * and SONiC call the remedy the PFC watchdog, SONiC's defaults: 200 ms detection and
+ * restoration, 100 ms polls). The switch then drops the queue's packets and every packet
+ * that arrives for it (drop reason PFC_WATCHDOG), so that its buffer, and the pause it
+ * would spread upstream, are freed; when no pausing PFC frame has arrived on the port for
+ * that class for the restoration time the queue is lossless again. Detection therefore
+ * comes between the detection time and one poll interval later; trace PfcWatchdog.
+ *
  * <b>Accounting.</b> Every drop goes through one function (counter per DropReason, Drop
  * trace), every mark through one (counter, EcnMark trace), every PFC frame through one
  * (counters, Pfc trace), in the manner of ns-3's QueueDisc::DropBeforeEnqueue and Mark.
@@ -96,6 +108,7 @@ class RdmaSwitch : public Object, public RdmaPortHandler
         HEADROOM_OVERFLOW,  //!< lossless class beyond its PFC headroom
         EGRESS_QUEUE_LIMIT, //!< lossy class beyond the MMU's MaxEgressQueueBytes
         MALFORMED_PACKET,   //!< not an IPv4 packet, or truncated
+        PFC_WATCHDOG,       //!< for a lossless queue the PFC watchdog found in a pause storm
         NUM_DROP_REASONS    //!< number of reasons (not a reason)
     };
 
@@ -109,7 +122,7 @@ class RdmaSwitch : public Object, public RdmaPortHandler
      * TracedCallback signature for drops.
      * \param packet the dropped packet
      * \param reason DropReasonName of the reason
-     * \param port the ingress port (the egress port for EGRESS_QUEUE_LIMIT)
+     * \param port the ingress port (the egress port for EGRESS_QUEUE_LIMIT and PFC_WATCHDOG)
      * \param cls the traffic class
      */
     typedef void (*DropTracedCallback)(Ptr<const Packet> packet,
@@ -134,6 +147,13 @@ class RdmaSwitch : public Object, public RdmaPortHandler
      * \param xoff true for XOFF (initial or refresh), false for XON
      */
     typedef void (*PfcTracedCallback)(uint32_t port, uint8_t cls, bool xoff);
+    /**
+     * TracedCallback signature for the PFC watchdog.
+     * \param port the egress port
+     * \param cls the traffic class
+     * \param storm true when a storm is detected, false when the queue is restored
+     */
+    typedef void (*PfcWatchdogTracedCallback)(uint32_t port, uint8_t cls, bool storm);
     /**
      * TracedCallback signature for egress queue changes.
      * \param port the egress port
@@ -289,6 +309,16 @@ class RdmaSwitch : public Object, public RdmaPortHandler
     uint64_t GetPfcRefreshesSent() const;
     /// \return XON PFC frames sent
     uint64_t GetPfcResumesSent() const;
+    /// \return pause storms the PFC watchdog detected (one per port and class and episode)
+    uint64_t GetPfcWatchdogStorms() const;
+    /// \return storms the PFC watchdog ended (the queue restored to lossless operation)
+    uint64_t GetPfcWatchdogRestorations() const;
+    /**
+     * \param port egress port
+     * \param cls traffic class
+     * \return true while the PFC watchdog discards the (port, class) queue
+     */
+    bool IsPfcWatchdogStormed(uint32_t port, uint8_t cls) const;
     /// \return packets forwarded (admitted and queued)
     uint64_t GetForwardedPackets() const;
 
@@ -315,7 +345,7 @@ class RdmaSwitch : public Object, public RdmaPortHandler
      * The single accounting point of drops.
      * \param packet the packet
      * \param reason why
-     * \param port ingress port (egress port for EGRESS_QUEUE_LIMIT)
+     * \param port ingress port (egress port for EGRESS_QUEUE_LIMIT and PFC_WATCHDOG)
      * \param cls traffic class
      */
     void DropPacket(Ptr<const Packet> packet, DropReason reason, uint32_t port, uint8_t cls);
@@ -340,6 +370,19 @@ class RdmaSwitch : public Object, public RdmaPortHandler
      * \param refresh true if this XOFF refreshes a pause already asserted
      */
     void SendPfcFrame(uint32_t port, uint8_t classMask, bool xoff, bool refresh);
+    /**
+     * The bookkeeping of a packet leaving an egress queue (sent or discarded): the ingress
+     * FIFO, the MMU, the EgressQueue trace, an XON if the ingress queue may resume.
+     * \param port egress port
+     * \param size the packet's IPv4 bytes
+     * \param cls traffic class
+     * \return the packet's ingress FIFO entry (ingress port and flags)
+     */
+    uint32_t ReleaseEgress(uint32_t port, uint32_t size, uint8_t cls);
+    /// One PFC watchdog poll of every lossless (port, class) transmit queue.
+    void PollPfcWatchdog();
+    /// \return the watchdog's restoration time (RestorationTime, or DetectionTime if 0)
+    Time GetPfcWatchdogRestorationTime() const;
     /**
      * Periodic refresh of the pauses asserted on a port.
      * \param port the port
@@ -436,6 +479,18 @@ class RdmaSwitch : public Object, public RdmaPortHandler
     double m_pmax;
     uint32_t m_ecmpSeed;
     uint64_t m_derivedEcmpSeed{DeriveEcmpSeed(nullptr)}; //!< DeriveEcmpSeed(m_node), kept
+
+    // PFC watchdog (Detect/Restore per (port, class); see the class documentation)
+    Time m_wdDetection;    //!< attribute PfcWatchdogDetectionTime (0: off)
+    Time m_wdRestoration;  //!< attribute PfcWatchdogRestorationTime (0: = detection)
+    Time m_wdPollInterval; //!< attribute PfcWatchdogPollInterval (0: detection / 2)
+    EventId m_wdPollEvent; //!< the next poll
+    std::vector<std::array<Time, NUM_CLASSES>> m_wdPausedSince; //!< first poll seeing a stall
+    std::vector<uint8_t> m_wdStormedMask; //!< per port: classes the watchdog discards
+    uint64_t m_wdStorms{0};
+    uint64_t m_wdRestorations{0};
+    uint32_t m_wdActiveStorms{0}; //!< queues stormed now (Forward looks further only if > 0)
+    TracedCallback<uint32_t, uint8_t, bool> m_wdTrace;
 
     // counters
     std::array<uint64_t, NUM_DROP_REASONS> m_drops{};

@@ -14,7 +14,8 @@
 //    pause then climbs hop by hop (ToR -> aggregation -> core -> other pods' aggregation ->
 //    their ToRs -> hosts), because a paused queue stops the whole lossless class on that
 //    link; after 1 ms of storm the fabric carries almost nothing, no packet is dropped (the
-//    class is lossless), and once the NIC sends XON every flow completes.
+//    class is lossless), and once the NIC sends XON every flow completes;
+//  - with the switches' PFC watchdog the storm stays at the broken host's ToR.
 
 #include "rdma-test-utils.h"
 
@@ -126,6 +127,35 @@ TEST(RdmaPfcStorm, OneBrokenNicStallsTheFabricLosslesslyAndItRecovers)
     EXPECT_NE(out.find("completed 240/240 flows; drops: switch 0, links 0; retransmissions 0"),
               std::string::npos)
         << out;
+}
+
+// The switches' PFC watchdog (detection and restoration 50 us, polls every 25 us) finds the
+// storm at the broken host's ToR before the ToR's buffer pauses anything upstream: the only
+// drops are the watchdog's (of packets for the broken host), no other flow is a victim and
+// keeps its 3.70 Gb/s, and go-back-N resends the dropped packets after the storm.
+TEST(RdmaPfcStorm, TheSwitchWatchdogContainsTheStorm)
+{
+    if (ns3::rdmatest::ExamplePath("pfc-storm").empty())
+    {
+        GTEST_SKIP() << "examples not built";
+    }
+    std::string out;
+    // Exit status 0: every flow completed and every drop was the watchdog's.
+    ASSERT_EQ(RunStorm("watchdog", "--watchdog=50us", &out), 0) << out;
+    EXPECT_NE(out.find("PFC watchdog (detection and restoration +50.00us): 1 storms detected"),
+              std::string::npos)
+        << out;
+    EXPECT_GT(NumberAfter(out, "storms detected, "), 0.0) << out;
+    EXPECT_NE(out.find("victims (flows not to host 0 below 10 % of their goodput before the "
+                       "storm): 0 of 225"),
+              std::string::npos)
+        << out;
+    EXPECT_NEAR(NumberAfter(out, "other flows "), OFFERED_GOODPUT_GBPS, 0.01 * 3.7034) << out;
+    EXPECT_EQ(MostPaused(out, "aggregation"), 0u) << out;
+    EXPECT_EQ(MostPaused(out, "core"), 0u) << out;
+    EXPECT_EQ(MostPaused(out, "hosts"), 0u) << out;
+    EXPECT_NE(out.find("completed 240/240 flows"), std::string::npos) << out;
+    EXPECT_GT(NumberAfter(out, "retransmissions "), 0.0) << out;
 }
 
 TEST(RdmaPfcStorm, BadArgumentsAreNamed)

@@ -1028,6 +1028,110 @@ BuildSwitch(uint32_t nPorts, const std::function<void(Ptr<RdmaSwitch>)>& configu
 }
 } // namespace
 
+/// What one PFC watchdog run records.
+struct WatchdogRun
+{
+    std::vector<std::pair<Time, bool>> events; //!< (time, storm) of port 0 class 3
+    uint64_t host0AtRestore{0};                //!< host 0's packets just before 1350 us
+    uint64_t host2At1ms{0};                    //!< host 2's packets at 1 ms
+    uint64_t host0{0};                         //!< at the end
+    uint64_t host2{0};
+    uint64_t watchdogDrops{0};
+    uint64_t totalDrops{0};
+    uint64_t storms{0};
+    uint64_t restorations{0};
+};
+
+/**
+ * Host 0's NIC is stuck: it pauses the switch's port 0 every 100 us from 0 to 1000 us
+ * (0xFFFF quanta, 335.5392 us). Host 1 sends 24,000 packets back to back from 2 us,
+ * alternately to host 0 and host 2, through a 1 MiB buffer.
+ * \param detection PfcWatchdogDetectionTime (0: no watchdog)
+ */
+WatchdogRun
+RunPauseStorm(Time detection)
+{
+    Star star(3, MicroSeconds(1), [detection](Ptr<RdmaSwitch> sw) {
+        sw->GetMmu()->SetAttribute("BufferSize", UintegerValue(1 << 20));
+        sw->SetAttribute("PfcWatchdogDetectionTime", TimeValue(detection));
+    });
+    WatchdogRun r;
+    star.sw->TraceConnectWithoutContext(
+        "PfcWatchdog",
+        MakeBoundCallback(
+            +[](WatchdogRun* run, uint32_t port, uint8_t cls, bool storm) {
+                EXPECT_EQ(port, 0u);
+                EXPECT_EQ(cls, ROCE_CLASS);
+                run->events.emplace_back(Simulator::Now(), storm);
+            },
+            &r));
+    for (int k = 0; k <= 10; ++k)
+    {
+        star.HostPfcAt(0, MicroSeconds(100 * k), 0xFFFF);
+    }
+    Source src;
+    src.dev = star.hostDev[1];
+    src.src = HostAddress(1);
+    src.count = 24000;
+    src.dstOf = [](uint32_t i) { return HostAddress(i % 2 == 0 ? 0 : 2); };
+    src.Start(star.hosts.Get(1), MicroSeconds(2));
+    Simulator::Schedule(MicroSeconds(1000), [&]() { r.host2At1ms = star.sinks[2].packets; });
+    Simulator::Schedule(MicroSeconds(1349), [&]() { r.host0AtRestore = star.sinks[0].packets; });
+    Simulator::Stop(MilliSeconds(5));
+    Simulator::Run();
+    r.host0 = star.sinks[0].packets;
+    r.host2 = star.sinks[2].packets;
+    r.watchdogDrops = star.sw->GetDropCount(RdmaSwitch::PFC_WATCHDOG);
+    r.totalDrops = star.sw->GetTotalDrops();
+    r.storms = star.sw->GetPfcWatchdogStorms();
+    r.restorations = star.sw->GetPfcWatchdogRestorations();
+    Simulator::Destroy();
+    return r;
+}
+
+// The PFC watchdog (RdmaSwitch::PfcWatchdog*): with detection 100 us the polls come every
+// 50 us; the first poll that sees port 0 paused with packets queued is at 50 us, so the
+// storm is declared at 150 us. The queue is then dropped and so is everything arriving for
+// it, which frees host 1's ingress queue: host 1 is no longer paused and host 2 gets its
+// half of the traffic. Host 0's last pause (1000 us) lasts until 1335.54 us; the first poll
+// after it with no pause for the restoration time (100 us) is at 1350 us, and from then on
+// host 0 receives again. Without the watchdog host 1 is paused once the buffer holds 1 MiB
+// for host 0, and host 2 starves with it (head-of-line blocking); lossless, nothing is
+// dropped, and everything arrives after host 0 stops pausing.
+TEST(RdmaSwitch, PfcWatchdogDropsAStormedQueueAndRestoresIt)
+{
+    const WatchdogRun on = RunPauseStorm(MicroSeconds(100));
+    ASSERT_EQ(on.events.size(), 2u);
+    EXPECT_EQ(on.events[0].first, MicroSeconds(150));
+    EXPECT_TRUE(on.events[0].second);
+    EXPECT_EQ(on.events[1].first, MicroSeconds(1350));
+    EXPECT_FALSE(on.events[1].second);
+    EXPECT_EQ(on.storms, 1u);
+    EXPECT_EQ(on.restorations, 1u);
+    // Every packet for host 0 is delivered or dropped by the watchdog, nothing else drops.
+    EXPECT_EQ(on.totalDrops, on.watchdogDrops);
+    EXPECT_GT(on.watchdogDrops, 0u);
+    EXPECT_EQ(on.host0 + on.watchdogDrops, 12000u);
+    EXPECT_EQ(on.host0AtRestore, 0u); // paused, then dropped, until 1350 us
+    EXPECT_GT(on.host0, 0u);          // and delivered again after
+    EXPECT_EQ(on.host2, 12000u);
+    // Host 1 sends one packet every 83.04 ns, half to host 2: 6,009 from 2 us to 1 ms if it
+    // were never paused. It is paused from about 20 us (its ingress queue at the switch
+    // reaches the dynamic threshold S / 9 = 91,199 B beyond its 4 KiB reserve, with S =
+    // 1 MiB - 3 x 8 x 4 KiB reserved - 3 x 43,160 B headroom = 820,792 B, filled at
+    // 1000 B per 166.08 ns: 15.8 us after the first arrival, plus the links) until the XON
+    // the flush sends at 150 us reaches it: 131 us, 789 packets for host 2 fewer, 5,220.
+    EXPECT_NEAR(double(on.host2At1ms), 5220.0, 52.0);
+
+    const WatchdogRun off = RunPauseStorm(Seconds(0));
+    EXPECT_TRUE(off.events.empty());
+    EXPECT_EQ(off.totalDrops, 0u);
+    EXPECT_EQ(off.host0, 12000u);
+    EXPECT_EQ(off.host2, 12000u);
+    // Head-of-line blocked from about 20 us on: (20 - 2) us / 83.04 ns / 2 = 108 packets.
+    EXPECT_NEAR(double(off.host2At1ms), 108.0, 5.0);
+}
+
 TEST(RdmaSwitchDeathTest, InvalidConfigurationsAbortWithTheValues)
 {
     EXPECT_DEATH(
@@ -1065,6 +1169,13 @@ TEST(RdmaSwitchDeathTest, InvalidConfigurationsAbortWithTheValues)
                                                    UintegerValue(64 * 1024 * 1024));
                              }),
                  "StaticXoffThreshold 67108864 B is larger than BufferSize 33554432 B");
+    EXPECT_DEATH(
+        BuildSwitch(1,
+                    [](Ptr<RdmaSwitch> sw) {
+                        sw->SetAttribute("PfcWatchdogDetectionTime", TimeValue(MicroSeconds(100)));
+                        sw->SetAttribute("PfcWatchdogPollInterval", TimeValue(MicroSeconds(200)));
+                    }),
+        "PfcWatchdogPollInterval \\+200us exceeds PfcWatchdogDetectionTime \\+100us");
     // A value made invalid after the ports were added is caught when the node is initialized
     // (at the start of the simulation).
     EXPECT_DEATH(
