@@ -216,8 +216,13 @@ RdmaSwitch::DoInitialize()
     m_mmu->Validate();
     if (m_wdDetection.IsStrictlyPositive())
     {
-        const Time poll = m_wdPollInterval.IsZero() ? m_wdDetection / 2 : m_wdPollInterval;
-        m_wdPollEvent = Simulator::Schedule(poll, &RdmaSwitch::PollPfcWatchdog, this);
+        // The watchdog polls while some lossless class is paused or stormed; a received
+        // pause re-arms it, so that an idle fabric schedules nothing.
+        for (const auto& dev : m_ports)
+        {
+            dev->TraceConnectWithoutContext("PfcRx",
+                                            MakeCallback(&RdmaSwitch::NotifyPauseReceived, this));
+        }
     }
     Object::DoInitialize();
 }
@@ -413,13 +418,9 @@ RdmaSwitch::RouteSetId(uint32_t dst) const
     const uint32_t offset = dst - m_denseBase; // wraps for dst < base: not dense
     if (offset < m_denseRoutes.size())
     {
-        if (!m_routeRunsValid)
+        if (!m_routeRunsValid || m_routeRuns.empty())
         {
-            BuildRouteRuns();
-        }
-        if (m_routeRuns.empty())
-        {
-            return m_denseRoutes[offset];
+            return m_denseRoutes[offset]; // Forward rebuilds the runs after a change
         }
         const auto run = std::upper_bound(m_routeRuns.begin(),
                                           m_routeRuns.end(),
@@ -725,6 +726,10 @@ RdmaSwitch::Forward(uint32_t inPort,
     }
 
     // Route lookup and load balancing.
+    if (!m_routeRunsValid)
+    {
+        BuildRouteRuns(); // once after the routes changed (not per AddRoute while set up)
+    }
     const std::vector<uint32_t>& routes = m_routeSets[RouteSetId(dst)];
     if (routes.empty())
     {
@@ -846,6 +851,22 @@ RdmaSwitch::ReleaseEgress(uint32_t port, uint32_t size, uint8_t cls)
 }
 
 Time
+RdmaSwitch::GetPfcWatchdogPollInterval() const
+{
+    return m_wdPollInterval.IsZero() ? m_wdDetection / 2 : m_wdPollInterval;
+}
+
+void
+RdmaSwitch::NotifyPauseReceived(uint8_t cls, uint16_t quanta)
+{
+    if (quanta > 0 && m_mmu->IsLossless(cls) && !m_wdPollEvent.IsRunning())
+    {
+        m_wdPollEvent =
+            Simulator::Schedule(GetPfcWatchdogPollInterval(), &RdmaSwitch::PollPfcWatchdog, this);
+    }
+}
+
+Time
 RdmaSwitch::GetPfcWatchdogRestorationTime() const
 {
     return m_wdRestoration.IsZero() ? m_wdDetection : m_wdRestoration;
@@ -862,6 +883,7 @@ RdmaSwitch::PollPfcWatchdog()
         none.fill(Time::Max());
         m_wdPausedSince.resize(m_ports.size(), none);
     }
+    bool watching = false; // poll again only while something is paused or stormed
     for (uint32_t port = 0; port < m_ports.size(); ++port)
     {
         const Ptr<RdmaNetDevice>& dev = m_ports[port];
@@ -873,6 +895,7 @@ RdmaSwitch::PollPfcWatchdog()
             }
             const uint8_t bit = static_cast<uint8_t>(1U << cls);
             Time& since = m_wdPausedSince[port][cls];
+            watching = watching || dev->IsClassPaused(cls);
             if (m_wdStormedMask[port] & bit)
             {
                 // Restore once the peer has stopped pausing the class.
@@ -915,10 +938,11 @@ RdmaSwitch::PollPfcWatchdog()
             }
         }
     }
-    m_wdPollEvent =
-        Simulator::Schedule(m_wdPollInterval.IsZero() ? m_wdDetection / 2 : m_wdPollInterval,
-                            &RdmaSwitch::PollPfcWatchdog,
-                            this);
+    if (watching || m_wdActiveStorms > 0)
+    {
+        m_wdPollEvent =
+            Simulator::Schedule(GetPfcWatchdogPollInterval(), &RdmaSwitch::PollPfcWatchdog, this);
+    }
 }
 
 uint64_t

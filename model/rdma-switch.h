@@ -379,8 +379,18 @@ class RdmaSwitch : public Object, public RdmaPortHandler
      * \return the packet's ingress FIFO entry (ingress port and flags)
      */
     uint32_t ReleaseEgress(uint32_t port, uint32_t size, uint8_t cls);
-    /// One PFC watchdog poll of every lossless (port, class) transmit queue.
+    /// One PFC watchdog poll of every lossless (port, class) transmit queue; the next poll
+    /// is scheduled only while some lossless class is paused or stormed.
     void PollPfcWatchdog();
+    /**
+     * A port received PFC (its PfcRx trace, connected when the watchdog is on): a pause of
+     * a lossless class starts the polls if they are not running.
+     * \param cls the class
+     * \param quanta the pause time (0: resume)
+     */
+    void NotifyPauseReceived(uint8_t cls, uint16_t quanta);
+    /// \return the watchdog's poll interval (PollInterval, or DetectionTime / 2 if 0)
+    Time GetPfcWatchdogPollInterval() const;
     /// \return the watchdog's restoration time (RestorationTime, or DetectionTime if 0)
     Time GetPfcWatchdogRestorationTime() const;
     /**

@@ -1090,21 +1090,24 @@ RunPauseStorm(Time detection)
 }
 
 // The PFC watchdog (RdmaSwitch::PfcWatchdog*): with detection 100 us the polls come every
-// 50 us; the first poll that sees port 0 paused with packets queued is at 50 us, so the
-// storm is declared at 150 us. The queue is then dropped and so is everything arriving for
+// 50 us from the first pause's arrival, t0 = 1 us + 6.72 ns (the link and the 84-byte PFC
+// frame); the first poll, t0 + 50 us, sees port 0 paused with packets queued, so the storm
+// is declared at t0 + 150 us. The queue is then dropped and so is everything arriving for
 // it, which frees host 1's ingress queue: host 1 is no longer paused and host 2 gets its
-// half of the traffic. Host 0's last pause (1000 us) lasts until 1335.54 us; the first poll
-// after it with no pause for the restoration time (100 us) is at 1350 us, and from then on
-// host 0 receives again. Without the watchdog host 1 is paused once the buffer holds 1 MiB
-// for host 0, and host 2 starves with it (head-of-line blocking); lossless, nothing is
-// dropped, and everything arrives after host 0 stops pausing.
+// half of the traffic. Host 0's last pause (sent at 1000 us) lasts until t0 + 1335.54 us;
+// the first poll after it with no pause for the restoration time (100 us) is at
+// t0 + 1350 us, and from then on host 0 receives again. Without the watchdog host 1 is
+// paused once the buffer holds its share for host 0, and host 2 starves with it
+// (head-of-line blocking); lossless, nothing is dropped, and everything arrives after host 0
+// stops pausing.
 TEST(RdmaSwitch, PfcWatchdogDropsAStormedQueueAndRestoresIt)
 {
     const WatchdogRun on = RunPauseStorm(MicroSeconds(100));
     ASSERT_EQ(on.events.size(), 2u);
-    EXPECT_EQ(on.events[0].first, MicroSeconds(150));
+    const Time t0 = MicroSeconds(1) + PicoSeconds(6720);
+    EXPECT_EQ(on.events[0].first, t0 + MicroSeconds(150));
     EXPECT_TRUE(on.events[0].second);
-    EXPECT_EQ(on.events[1].first, MicroSeconds(1350));
+    EXPECT_EQ(on.events[1].first, t0 + MicroSeconds(1350));
     EXPECT_FALSE(on.events[1].second);
     EXPECT_EQ(on.storms, 1u);
     EXPECT_EQ(on.restorations, 1u);
@@ -1112,7 +1115,7 @@ TEST(RdmaSwitch, PfcWatchdogDropsAStormedQueueAndRestoresIt)
     EXPECT_EQ(on.totalDrops, on.watchdogDrops);
     EXPECT_GT(on.watchdogDrops, 0u);
     EXPECT_EQ(on.host0 + on.watchdogDrops, 12000u);
-    EXPECT_EQ(on.host0AtRestore, 0u); // paused, then dropped, until 1350 us
+    EXPECT_EQ(on.host0AtRestore, 0u); // paused, then dropped, until t0 + 1350 us
     EXPECT_GT(on.host0, 0u);          // and delivered again after
     EXPECT_EQ(on.host2, 12000u);
     // Host 1 sends one packet every 83.04 ns, half to host 2: 6,009 from 2 us to 1 ms if it
@@ -1120,8 +1123,8 @@ TEST(RdmaSwitch, PfcWatchdogDropsAStormedQueueAndRestoresIt)
     // reaches the dynamic threshold S / 9 = 91,199 B beyond its 4 KiB reserve, with S =
     // 1 MiB - 3 x 8 x 4 KiB reserved - 3 x 43,160 B headroom = 820,792 B, filled at
     // 1000 B per 166.08 ns: 15.8 us after the first arrival, plus the links) until the XON
-    // the flush sends at 150 us reaches it: 131 us, 789 packets for host 2 fewer, 5,220.
-    EXPECT_NEAR(double(on.host2At1ms), 5220.0, 52.0);
+    // the flush sends at t0 + 150 us reaches it: 132 us, 795 packets for host 2 fewer, 5,214.
+    EXPECT_NEAR(double(on.host2At1ms), 5214.0, 52.0);
 
     const WatchdogRun off = RunPauseStorm(Seconds(0));
     EXPECT_TRUE(off.events.empty());
@@ -1130,6 +1133,35 @@ TEST(RdmaSwitch, PfcWatchdogDropsAStormedQueueAndRestoresIt)
     EXPECT_EQ(off.host2, 12000u);
     // Head-of-line blocked from about 20 us on: (20 - 2) us / 83.04 ns / 2 = 108 packets.
     EXPECT_NEAR(double(off.host2At1ms), 108.0, 5.0);
+}
+
+// The watchdog polls only while a lossless class is paused or stormed: a simulation without
+// pauses, or after the last one, still runs out of events (no Simulator::Stop needed).
+TEST(RdmaSwitch, PfcWatchdogSchedulesNothingWhileNothingIsPaused)
+{
+    Star star(2, MicroSeconds(1), [](Ptr<RdmaSwitch> sw) {
+        sw->SetAttribute("PfcWatchdogDetectionTime", TimeValue(MicroSeconds(100)));
+    });
+    star.HostPfcAt(0, MicroSeconds(10), 0xFFFF); // one pause: 335.54 us
+    Source src;
+    src.dev = star.hostDev[1];
+    src.src = HostAddress(1);
+    src.dst = HostAddress(0);
+    src.count = 100;
+    src.Start(star.hosts.Get(1), MicroSeconds(2));
+    Simulator::Run(); // no Stop: must end
+    // The pause arrives at t0 = 10 us + 1 us + 6.72 ns and holds the packets still queued
+    // (host 1 sends its 100 packets from 2 us, 83.04 ns apart); the polls (every 50 us from
+    // t0) declare the storm at t0 + 100 us and drop them; the pause ends at t0 + 335.54 us,
+    // the restoration (no pause for 100 us, none paused) comes at the next poll, t0 + 350 us,
+    // and that poll, finding nothing paused, is the last event.
+    const Time t0 = MicroSeconds(11) + PicoSeconds(6720);
+    EXPECT_EQ(Simulator::Now(), t0 + MicroSeconds(350));
+    EXPECT_EQ(star.sw->GetPfcWatchdogStorms(), 1u);
+    EXPECT_EQ(star.sw->GetPfcWatchdogRestorations(), 1u);
+    EXPECT_GT(star.sw->GetDropCount(RdmaSwitch::PFC_WATCHDOG), 0u);
+    EXPECT_EQ(star.sinks[0].packets + star.sw->GetDropCount(RdmaSwitch::PFC_WATCHDOG), 100u);
+    Simulator::Destroy();
 }
 
 TEST(RdmaSwitchDeathTest, InvalidConfigurationsAbortWithTheValues)
