@@ -74,6 +74,7 @@ def build(bld):
         'helper/hpcc-topology-reader.cc',
         'helper/hpcc-flow-reader.cc',
         'helper/hpcc-config-reader.cc',
+        'helper/hpcc-line-cursor.cc',
         ]
 
     headers = bld(features='ns3header')
@@ -124,6 +125,7 @@ def build(bld):
         'helper/hpcc-topology-reader.h',
         'helper/hpcc-flow-reader.h',
         'helper/hpcc-config-reader.h',
+        'helper/hpcc-line-cursor.h',
         ]
 
     incast_example = ''

@@ -3,6 +3,7 @@
  */
 #include "hpcc-config-reader.h"
 
+#include "hpcc-line-cursor.h"
 #include "hpcc-topology-reader.h"
 
 #include "ns3/abort.h"
@@ -124,20 +125,17 @@ HpccConfigReader::Parse(std::istream& in, const std::string& name)
     m_entries.clear();
     m_index.clear();
     m_used.clear();
-    std::string text;
-    uint32_t lineNo = 0;
-    while (std::getline(in, text))
+    HpccLineCursor cursor(in, name);
+    for (std::vector<std::string> f = cursor.Next(); !f.empty(); f = cursor.Next())
     {
-        ++lineNo;
-        std::vector<std::string> f = HpccTopologyReader::SplitFields(text);
-        if (f.empty() || f[0][0] == '#')
+        if (f[0][0] == '#')
         {
             continue;
         }
         Entry e;
         e.key = f[0];
         e.values.assign(f.begin() + 1, f.end());
-        e.line = lineNo;
+        e.line = cursor.Line();
         auto known = KnownKeys().find(e.key);
         if (known == KnownKeys().end())
         {
@@ -146,37 +144,38 @@ HpccConfigReader::Parse(std::istream& in, const std::string& name)
             {
                 valid << (valid.tellp() > 0 ? " " : "") << k;
             }
-            NS_ABORT_MSG(name << ":" << lineNo << ": unknown key '" << e.key
-                              << "'; valid keys (those of the HPCC simulator's third.cc): "
-                              << valid.str());
+            NS_ABORT_MSG(cursor.Where()
+                         << "unknown key '" << e.key
+                         << "'; valid keys (those of the HPCC simulator's third.cc): "
+                         << valid.str());
         }
         auto previous = m_index.find(e.key);
-        NS_ABORT_MSG_IF(
-            previous != m_index.end(),
-            name << ":" << lineNo << ": key " << e.key << " is set a second time (first on line "
-                 << m_entries[previous->second].line << "); valid: each key at most once");
+        NS_ABORT_MSG_IF(previous != m_index.end(),
+                        cursor.Where() << "key " << e.key << " is set a second time (first on line "
+                                       << m_entries[previous->second].line
+                                       << "); valid: each key at most once");
         const int arity = known->second;
         if (arity == RATE_MAP)
         {
             uint64_t n = 0;
-            NS_ABORT_MSG_IF(e.values.empty() ||
-                                !HpccTopologyReader::ParseUnsigned(e.values[0], &n) || n == 0 ||
-                                n > 64,
-                            name << ":" << lineNo << ": " << e.key << " count '"
-                                 << (e.values.empty() ? std::string() : e.values[0])
-                                 << "' is not valid; valid: '" << e.key
-                                 << " <n> <rate bit/s> <value> ...' with n = 1 .. 64 pairs");
+            NS_ABORT_MSG_IF(
+                e.values.empty() || !HpccTopologyReader::ParseUnsigned(e.values[0], &n) || n == 0 ||
+                    n > 64,
+                cursor.Where() << e.key << " count '"
+                               << (e.values.empty() ? std::string() : e.values[0])
+                               << "' is not valid; valid: '" << e.key
+                               << " <n> <rate bit/s> <value> ...' with n = 1 .. 64 pairs");
             NS_ABORT_MSG_IF(e.values.size() != 1 + 2 * n,
-                            name << ":" << lineNo << ": " << e.key << " announces " << n
-                                 << " pairs but has " << e.values.size() - 1
-                                 << " values after the count; valid: exactly " << 2 * n
-                                 << " values, '<rate bit/s> <value>' per pair");
+                            cursor.Where()
+                                << e.key << " announces " << n << " pairs but has "
+                                << e.values.size() - 1 << " values after the count; valid: exactly "
+                                << 2 * n << " values, '<rate bit/s> <value>' per pair");
         }
         else
         {
             NS_ABORT_MSG_IF(e.values.size() != static_cast<std::size_t>(arity),
-                            name << ":" << lineNo << ": key " << e.key << " has " << e.values.size()
-                                 << " values; valid: exactly " << arity);
+                            cursor.Where() << "key " << e.key << " has " << e.values.size()
+                                           << " values; valid: exactly " << arity);
         }
         m_index[e.key] = m_entries.size();
         m_entries.push_back(e);

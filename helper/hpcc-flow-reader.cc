@@ -3,6 +3,7 @@
  */
 #include "hpcc-flow-reader.h"
 
+#include "hpcc-line-cursor.h"
 #include "hpcc-topology-reader.h"
 
 #include "ns3/abort.h"
@@ -38,50 +39,33 @@ HpccFlowReader::Parse(std::istream& in, const std::string& name)
     m_fileName = name;
     m_flows.clear();
 
-    std::string text;
-    uint32_t lineNo = 0;
-    auto next = [&]() {
-        while (std::getline(in, text))
-        {
-            ++lineNo;
-            std::vector<std::string> f = HpccTopologyReader::SplitFields(text);
-            if (!f.empty())
-            {
-                return f;
-            }
-        }
-        return std::vector<std::string>();
-    };
-    auto where = [&]() {
-        std::ostringstream s;
-        s << name << ":" << lineNo << ": ";
-        return s.str();
-    };
+    HpccLineCursor cursor(in, name);
 
-    std::vector<std::string> f = next();
+    std::vector<std::string> f = cursor.Next();
     NS_ABORT_MSG_IF(f.empty(),
                     name << ": empty flow file; the first line must be the number of flows");
     uint64_t count = 0;
-    NS_ABORT_MSG_IF(f.size() != 1 || !HpccTopologyReader::ParseUnsigned(f[0], &count) ||
-                        count > 0xFFFFFFFFULL,
-                    where() << "the header '" << text
-                            << "' is not valid; valid: one unsigned integer, the number of flows");
+    NS_ABORT_MSG_IF(
+        f.size() != 1 || !HpccTopologyReader::ParseUnsigned(f[0], &count) || count > 0xFFFFFFFFULL,
+        cursor.Where() << "the header '" << cursor.Text()
+                       << "' is not valid; valid: one unsigned integer, the number of flows");
     m_flows.reserve(count);
 
     const char* fieldNames[6] =
         {"src", "dst", "priority_group", "dport", "size_bytes", "start_seconds"};
     for (uint64_t i = 0; i < count; ++i)
     {
-        f = next();
+        f = cursor.Next();
         NS_ABORT_MSG_IF(f.empty(),
                         name << ": the file ends after " << i << " flows; the header (line 1) "
                              << "announces " << count);
         NS_ABORT_MSG_IF(f.size() != 6,
-                        where() << "flow " << i + 1 << " has " << f.size()
-                                << " fields; valid: exactly 6, '<src> <dst> <priority_group> "
-                                   "<dport> <size_bytes> <start_seconds>'");
+                        cursor.Where()
+                            << "flow " << i + 1 << " has " << f.size()
+                            << " fields; valid: exactly 6, '<src> <dst> <priority_group> "
+                               "<dport> <size_bytes> <start_seconds>'");
         HpccFlow flow;
-        flow.line = lineNo;
+        flow.line = cursor.Line();
         uint64_t v[5];
         const uint64_t maxima[5] = {0xFFFFFFFFULL, 0xFFFFFFFFULL, 7, 65535, UINT64_MAX};
         const char* valid[5] = {"a node id",
@@ -93,27 +77,28 @@ HpccFlowReader::Parse(std::istream& in, const std::string& name)
         {
             NS_ABORT_MSG_IF(!HpccTopologyReader::ParseUnsigned(f[k], &v[k]) || v[k] > maxima[k] ||
                                 (k == 4 && v[k] == 0),
-                            where() << "flow field " << k + 1 << " (" << fieldNames[k] << ") '"
-                                    << f[k] << "' is not valid; valid: " << valid[k]);
+                            cursor.Where()
+                                << "flow field " << k + 1 << " (" << fieldNames[k] << ") '" << f[k]
+                                << "' is not valid; valid: " << valid[k]);
         }
         NS_ABORT_MSG_IF(v[0] == v[1],
-                        where() << "flow field 2 (dst) '" << f[1]
-                                << "' equals src; valid: a different host");
+                        cursor.Where() << "flow field 2 (dst) '" << f[1]
+                                       << "' equals src; valid: a different host");
         flow.src = static_cast<uint32_t>(v[0]);
         flow.dst = static_cast<uint32_t>(v[1]);
         flow.priorityGroup = static_cast<uint8_t>(v[2]);
         flow.dport = static_cast<uint16_t>(v[3]);
         flow.size = v[4];
         NS_ABORT_MSG_IF(!HpccTopologyReader::ParseSeconds(f[5], &flow.start),
-                        where() << "flow field 6 (start_seconds) '" << f[5]
-                                << "' is not valid; valid: a non-negative decimal number of "
-                                   "seconds such as 2.0");
+                        cursor.Where() << "flow field 6 (start_seconds) '" << f[5]
+                                       << "' is not valid; valid: a non-negative decimal number of "
+                                          "seconds such as 2.0");
         m_flows.push_back(flow);
     }
-    f = next();
+    f = cursor.Next();
     NS_ABORT_MSG_IF(!f.empty(),
-                    where() << "unexpected content '" << text << "' after the " << count
-                            << " flows announced by the header (line 1)");
+                    cursor.Where() << "unexpected content '" << cursor.Text() << "' after the "
+                                   << count << " flows announced by the header (line 1)");
 }
 
 void

@@ -3,6 +3,8 @@
  */
 #include "hpcc-topology-reader.h"
 
+#include "hpcc-line-cursor.h"
+
 #include "ns3/abort.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
@@ -326,48 +328,31 @@ HpccTopologyReader::Parse(std::istream& in, const std::string& name)
     m_links.clear();
     m_linkDevices.clear();
 
-    std::string text;
-    uint32_t lineNo = 0;
-    // Returns the fields of the next non-blank line, or an empty vector at the end.
-    auto next = [&]() {
-        while (std::getline(in, text))
-        {
-            ++lineNo;
-            std::vector<std::string> f = SplitFields(text);
-            if (!f.empty())
-            {
-                return f;
-            }
-        }
-        return std::vector<std::string>();
-    };
-    auto where = [&]() {
-        std::ostringstream s;
-        s << name << ":" << lineNo << ": ";
-        return s.str();
-    };
+    HpccLineCursor cursor(in, name);
 
     // Header: nodes switches links.
-    std::vector<std::string> f = next();
+    std::vector<std::string> f = cursor.Next();
     NS_ABORT_MSG_IF(f.empty(),
                     name << ": empty topology file; the first line must be "
                             "'<nodes> <switches> <links>'");
     NS_ABORT_MSG_IF(f.size() != 3,
-                    where() << "the header has " << f.size()
-                            << " fields; valid: exactly 3, '<nodes> <switches> <links>'");
+                    cursor.Where() << "the header has " << f.size()
+                                   << " fields; valid: exactly 3, '<nodes> <switches> <links>'");
     const char* headerNames[3] = {"nodes", "switches", "links"};
     uint64_t header[3];
     for (int i = 0; i < 3; ++i)
     {
         NS_ABORT_MSG_IF(!ParseUnsigned(f[i], &header[i]) || header[i] > 0xFFFFFFFFULL,
-                        where() << "header field " << i + 1 << " (" << headerNames[i] << ") '"
-                                << f[i] << "' is not valid; valid: an unsigned integer");
+                        cursor.Where()
+                            << "header field " << i + 1 << " (" << headerNames[i] << ") '" << f[i]
+                            << "' is not valid; valid: an unsigned integer");
     }
     NS_ABORT_MSG_IF(header[0] == 0,
-                    where() << "header field 1 (nodes) '0' is not valid; valid: at least 1");
+                    cursor.Where() << "header field 1 (nodes) '0' is not valid; valid: at least 1");
     NS_ABORT_MSG_IF(header[1] > header[0],
-                    where() << "header field 2 (switches) '" << header[1] << "' is more than the "
-                            << header[0] << " nodes; valid: 0 .. nodes");
+                    cursor.Where()
+                        << "header field 2 (switches) '" << header[1] << "' is more than the "
+                        << header[0] << " nodes; valid: 0 .. nodes");
     m_nNodes = static_cast<uint32_t>(header[0]);
     const uint64_t nSwitches = header[1];
     const uint64_t nLinks = header[2];
@@ -376,22 +361,24 @@ HpccTopologyReader::Parse(std::istream& in, const std::string& name)
     // Switch ids.
     if (nSwitches > 0)
     {
-        f = next();
+        f = cursor.Next();
         NS_ABORT_MSG_IF(f.empty(),
                         name << ": the file ends before the line of " << nSwitches
                              << " switch ids (line 2)");
         NS_ABORT_MSG_IF(f.size() != nSwitches,
-                        where() << "the switch id line has " << f.size() << " ids; valid: exactly "
-                                << nSwitches << " (header field 2, switches)");
+                        cursor.Where()
+                            << "the switch id line has " << f.size() << " ids; valid: exactly "
+                            << nSwitches << " (header field 2, switches)");
         for (std::size_t i = 0; i < f.size(); ++i)
         {
             uint64_t id = 0;
             NS_ABORT_MSG_IF(!ParseUnsigned(f[i], &id) || id >= m_nNodes,
-                            where() << "switch id " << i + 1 << " '" << f[i]
-                                    << "' is not valid; valid: a node id 0 .. " << m_nNodes - 1);
+                            cursor.Where()
+                                << "switch id " << i + 1 << " '" << f[i]
+                                << "' is not valid; valid: a node id 0 .. " << m_nNodes - 1);
             NS_ABORT_MSG_IF(m_isSwitch[id],
-                            where() << "switch id " << i + 1 << " '" << f[i]
-                                    << "' is listed twice; valid: distinct node ids");
+                            cursor.Where() << "switch id " << i + 1 << " '" << f[i]
+                                           << "' is listed twice; valid: distinct node ids");
             m_isSwitch[id] = true;
             m_switchIds.push_back(static_cast<uint32_t>(id));
         }
@@ -401,45 +388,45 @@ HpccTopologyReader::Parse(std::istream& in, const std::string& name)
     const char* fieldNames[5] = {"src", "dst", "rate", "delay", "error_rate"};
     for (uint64_t l = 0; l < nLinks; ++l)
     {
-        f = next();
+        f = cursor.Next();
         NS_ABORT_MSG_IF(f.empty(),
                         name << ": the file ends after " << l << " links; the header (line 1) "
                              << "announces " << nLinks);
         NS_ABORT_MSG_IF(f.size() != 5,
-                        where() << "link " << l + 1 << " has " << f.size()
-                                << " fields; valid: exactly 5, '<src> <dst> <rate> <delay> "
-                                   "<error_rate>'");
+                        cursor.Where() << "link " << l + 1 << " has " << f.size()
+                                       << " fields; valid: exactly 5, '<src> <dst> <rate> <delay> "
+                                          "<error_rate>'");
         HpccLink link;
-        link.line = lineNo;
+        link.line = cursor.Line();
         uint64_t ends[2];
         for (int i = 0; i < 2; ++i)
         {
             NS_ABORT_MSG_IF(!ParseUnsigned(f[i], &ends[i]) || ends[i] >= m_nNodes,
-                            where()
+                            cursor.Where()
                                 << "link field " << i + 1 << " (" << fieldNames[i] << ") '" << f[i]
                                 << "' is not valid; valid: a node id 0 .. " << m_nNodes - 1);
         }
         NS_ABORT_MSG_IF(ends[0] == ends[1],
-                        where() << "link field 2 (dst) '" << f[1]
-                                << "' equals src; valid: a different node id");
+                        cursor.Where() << "link field 2 (dst) '" << f[1]
+                                       << "' equals src; valid: a different node id");
         link.src = static_cast<uint32_t>(ends[0]);
         link.dst = static_cast<uint32_t>(ends[1]);
         NS_ABORT_MSG_IF(!ParseDataRate(f[2], &link.rate) || link.rate.GetBitRate() == 0,
-                        where() << "link field 3 (rate) '" << f[2]
-                                << "' is not valid; valid: " << RATE_FORMS);
+                        cursor.Where() << "link field 3 (rate) '" << f[2]
+                                       << "' is not valid; valid: " << RATE_FORMS);
         NS_ABORT_MSG_IF(!ParseTime(f[3], &link.delay),
-                        where() << "link field 4 (delay) '" << f[3]
-                                << "' is not valid; valid: " << TIME_FORMS);
+                        cursor.Where() << "link field 4 (delay) '" << f[3]
+                                       << "' is not valid; valid: " << TIME_FORMS);
         NS_ABORT_MSG_IF(!ParseReal(f[4], &link.errorRate) || link.errorRate < 0 ||
                             link.errorRate > 1,
-                        where() << "link field 5 (error_rate) '" << f[4]
-                                << "' is not valid; valid: a probability 0 .. 1");
+                        cursor.Where() << "link field 5 (error_rate) '" << f[4]
+                                       << "' is not valid; valid: a probability 0 .. 1");
         m_links.push_back(link);
     }
-    f = next();
+    f = cursor.Next();
     NS_ABORT_MSG_IF(!f.empty(),
-                    where() << "unexpected content '" << text << "' after the " << nLinks
-                            << " links announced by the header (line 1)");
+                    cursor.Where() << "unexpected content '" << cursor.Text() << "' after the "
+                                   << nLinks << " links announced by the header (line 1)");
     m_read = true;
 }
 
