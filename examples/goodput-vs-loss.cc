@@ -387,9 +387,7 @@ int
 main(int argc, char* argv[])
 {
     Time::SetResolution(Time::PS);
-    // The fastest ns-3 scheduler for these event patterns (benchmarks/); --SchedulerType
-    // overrides it.
-    GlobalValue::Bind("SchedulerType", StringValue("ns3::PriorityQueueScheduler"));
+    RdmaHelper::SetScheduler(); // the fastest (benchmarks/); --SchedulerType overrides it
 
     LossRunConfig cfg;
     std::string schemes = "gbn,gb0,sack";

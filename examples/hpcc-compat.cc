@@ -1169,9 +1169,7 @@ main(int argc, char* argv[])
 {
     // 100 Gb/s: frames are not whole nanoseconds; simulate in picoseconds.
     Time::SetResolution(Time::PS);
-    // The fastest ns-3 scheduler for these event patterns (benchmarks/); --SchedulerType
-    // overrides it.
-    GlobalValue::Bind("SchedulerType", StringValue("ns3::PriorityQueueScheduler"));
+    RdmaHelper::SetScheduler(); // the fastest (benchmarks/); --SchedulerType overrides it
     const auto wallStart = std::chrono::steady_clock::now();
 
     std::string configFile;

@@ -197,9 +197,7 @@ int
 main(int argc, char* argv[])
 {
     Time::SetResolution(Time::PS);
-    // The fastest ns-3 scheduler for these event patterns (benchmarks/); --SchedulerType
-    // overrides it.
-    GlobalValue::Bind("SchedulerType", StringValue("ns3::PriorityQueueScheduler"));
+    RdmaHelper::SetScheduler(); // the fastest (benchmarks/); --SchedulerType overrides it
 
     uint32_t k = 4;
     std::string rate = "100Gbps";

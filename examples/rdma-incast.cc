@@ -87,9 +87,7 @@ main(int argc, char* argv[])
     // 100 Gb/s: one bit lasts 10 ps, frames last fractions of nanoseconds more than an
     // integer: simulate in picoseconds.
     Time::SetResolution(Time::PS);
-    // The fastest ns-3 scheduler for these event patterns (benchmarks/); --SchedulerType
-    // overrides it.
-    GlobalValue::Bind("SchedulerType", StringValue("ns3::PriorityQueueScheduler"));
+    RdmaHelper::SetScheduler(); // the fastest (benchmarks/); --SchedulerType overrides it
 
     uint32_t senders = 8;
     uint64_t messageBytes = 1000000;

@@ -156,9 +156,7 @@ int
 main(int argc, char* argv[])
 {
     Time::SetResolution(Time::PS);
-    // The fastest ns-3 scheduler for these event patterns (benchmarks/); --SchedulerType
-    // overrides it.
-    GlobalValue::Bind("SchedulerType", StringValue("ns3::PriorityQueueScheduler"));
+    RdmaHelper::SetScheduler(); // the fastest (benchmarks/); --SchedulerType overrides it
 
     uint32_t accelerators = 8;
     uint32_t planes = 4;

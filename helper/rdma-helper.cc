@@ -6,12 +6,15 @@
 #include "rdma-routing-helper.h"
 
 #include "ns3/abort.h"
+#include "ns3/global-value.h"
 #include "ns3/log.h"
 #include "ns3/pointer.h"
 #include "ns3/rdma-congestion-control.h"
 #include "ns3/rdma-loss-recovery.h"
 #include "ns3/rdma-net-device.h"
 #include "ns3/rdma-switch-mmu.h"
+#include "ns3/scheduler.h"
+#include "ns3/string.h"
 #include "ns3/uinteger.h"
 
 #include <sstream>
@@ -50,6 +53,13 @@ RdmaHelper::CheckTypeId(const std::string& name, TypeId base, const char* what)
     }
     NS_ABORT_MSG("unknown " << what << " TypeId '" << name << "'; valid: " << valid.str());
     return tid;
+}
+
+void
+RdmaHelper::SetScheduler(const std::string& typeId)
+{
+    CheckTypeId(typeId, Scheduler::GetTypeId(), "scheduler");
+    GlobalValue::Bind("SchedulerType", StringValue(typeId));
 }
 
 void

@@ -159,6 +159,18 @@ class RdmaHelper
      */
     static Ptr<RdmaNic> GetNic(Ptr<Node> node);
 
+    /// The fastest of ns-3's schedulers for this module's event patterns, measured by
+    /// benchmarks/run-benchmarks.py --schedulers (README, "Performance").
+    static constexpr const char* FASTEST_SCHEDULER = "ns3::PriorityQueueScheduler";
+
+    /**
+     * Choose ns-3's event scheduler (the global value SchedulerType). Call it before
+     * CommandLine::Parse and before the first event is scheduled: a --SchedulerType on the
+     * command line then still overrides it.
+     * \param typeId a Scheduler TypeId name (stops with the valid names if it is not one)
+     */
+    static void SetScheduler(const std::string& typeId = FASTEST_SCHEDULER);
+
   private:
     /// Resolve a TypeId name, stopping with the list of valid choices if it is unknown.
     static TypeId CheckTypeId(const std::string& name, TypeId base, const char* what);

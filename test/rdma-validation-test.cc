@@ -29,6 +29,36 @@ TEST(RdmaValidationDeathTest, UnknownLossRecoveryTypeId)
                  ".*ns3::RdmaGoBackNLossRecovery");
 }
 
+TEST(RdmaValidationDeathTest, UnknownSchedulerTypeId)
+{
+    EXPECT_DEATH(RdmaHelper::SetScheduler("ns3::NoSuchScheduler"),
+                 "unknown scheduler TypeId 'ns3::NoSuchScheduler'; valid: "
+                 ".*ns3::PriorityQueueScheduler");
+}
+
+// The helper sets ns-3's SchedulerType (the fastest by default), which --SchedulerType on a
+// command line parsed afterwards still overrides.
+TEST(RdmaValidation, SetSchedulerBindsSchedulerType)
+{
+    StringValue saved;
+    GlobalValue::GetValueByName("SchedulerType", saved);
+    RdmaHelper::SetScheduler();
+    StringValue v;
+    GlobalValue::GetValueByName("SchedulerType", v);
+    EXPECT_EQ(v.Get(), "ns3::PriorityQueueScheduler");
+    RdmaHelper::SetScheduler("ns3::MapScheduler");
+    GlobalValue::GetValueByName("SchedulerType", v);
+    EXPECT_EQ(v.Get(), "ns3::MapScheduler");
+    CommandLine cmd;
+    char arg0[] = "test";
+    char arg1[] = "--SchedulerType=ns3::HeapScheduler";
+    char* argv[] = {arg0, arg1};
+    cmd.Parse(2, argv);
+    GlobalValue::GetValueByName("SchedulerType", v);
+    EXPECT_EQ(v.Get(), "ns3::HeapScheduler");
+    GlobalValue::Bind("SchedulerType", saved);
+}
+
 TEST(RdmaValidationDeathTest, EcnKminAboveKmax)
 {
     EXPECT_DEATH(
