@@ -122,48 +122,22 @@ struct Sink
         packet->PeekHeader(ip);
         ids.push_back(ip.GetIdentification());
     }
+
+    void Attach(Ptr<Node> host, Ptr<RdmaNetDevice> dev)
+    {
+        host->RegisterProtocolHandler(MakeCallback(&Sink::Receive, this),
+                                      RdmaNetDevice::ETHERTYPE_IPV4,
+                                      dev);
+    }
 };
 
-/// A star of hosts around one switch built by hand; the switch is configured before its
-/// ports are added.
-struct LbStar
+/// A star of hosts around one switch built by hand (1 us links); the switch is configured
+/// before its ports are added.
+struct LbStar : rdmatest::SwitchStar<Sink>
 {
-    NodeContainer hosts;
-    Ptr<Node> switchNode;
-    Ptr<RdmaSwitch> sw;
-    std::vector<Ptr<RdmaNetDevice>> hostDev;
-    std::vector<Ptr<RdmaNetDevice>> switchDev;
-    std::vector<Sink> sinks;
-
-    LbStar(uint32_t nHosts, const std::function<void(Ptr<RdmaSwitch>)>& configure = {})
-        : sinks(nHosts)
+    explicit LbStar(uint32_t nHosts, const std::function<void(Ptr<RdmaSwitch>)>& configure = {})
+        : SwitchStar(nHosts, MicroSeconds(1), configure)
     {
-        hosts.Create(nHosts);
-        switchNode = CreateObject<Node>();
-        RdmaLinkHelper link;
-        link.SetDeviceAttribute("DataRate", StringValue("100Gbps"));
-        link.SetChannelAttribute("Delay", TimeValue(MicroSeconds(1)));
-        for (uint32_t i = 0; i < nHosts; ++i)
-        {
-            NetDeviceContainer d = link.Install(hosts.Get(i), switchNode);
-            hostDev.push_back(DynamicCast<RdmaNetDevice>(d.Get(0)));
-            switchDev.push_back(DynamicCast<RdmaNetDevice>(d.Get(1)));
-        }
-        sw = CreateObject<RdmaSwitch>();
-        switchNode->AggregateObject(sw);
-        if (configure)
-        {
-            configure(sw);
-        }
-        for (uint32_t i = 0; i < nHosts; ++i)
-        {
-            sw->AddPort(switchDev[i]);
-            sw->AddRoute(HostAddress(i), i);
-            hosts.Get(i)->RegisterProtocolHandler(MakeCallback(&Sink::Receive, &sinks[i]),
-                                                  RdmaNetDevice::ETHERTYPE_IPV4,
-                                                  hostDev[i]);
-        }
-        sw->AssignStreams(11);
     }
 
     /// Route TARGET over ports first..last.
@@ -185,19 +159,6 @@ struct LbStar
                                        0u,
                                        switchDev[0],
                                        MakePacket(HostAddress(0), dst, srcPort, id));
-    }
-
-    /// Make host i send a PFC frame for the RoCE class to the switch at time t.
-    void HostPfcAt(uint32_t i, Time t, uint16_t quanta)
-    {
-        std::array<uint16_t, RdmaNetDevice::NUM_CLASSES> q{};
-        q[ROCE_CLASS] = quanta;
-        Simulator::ScheduleWithContext(hosts.Get(i)->GetId(),
-                                       t,
-                                       &RdmaNetDevice::SendPfc,
-                                       hostDev[i],
-                                       static_cast<uint8_t>(1U << ROCE_CLASS),
-                                       q);
     }
 
     /// \return host that received each packet id, indexed by id (-1: not received)

@@ -17,7 +17,7 @@
 //    0xFFFF pause for 335.5392 us, and the switch refreshes every 167.7696 us;
 //  - the devices' default MTU is 9000: a maximum frame is 9038 wire bytes.
 
-#include "rdma-test-environment.h"
+#include "rdma-test-utils.h"
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"
@@ -190,63 +190,7 @@ struct Sink
 };
 
 /// A star of hosts around one switch; switch port i faces host i, routes are host routes.
-struct Star
-{
-    NodeContainer hosts;
-    Ptr<Node> switchNode;
-    Ptr<RdmaSwitch> sw;
-    std::vector<Ptr<RdmaNetDevice>> hostDev;
-    std::vector<Ptr<RdmaNetDevice>> switchDev;
-    std::vector<Sink> sinks;
-
-    Star(uint32_t nHosts,
-         Time delay,
-         const std::function<void(Ptr<RdmaSwitch>)>& configure = {},
-         bool routes = true)
-        : sinks(nHosts)
-    {
-        hosts.Create(nHosts);
-        switchNode = CreateObject<Node>();
-        RdmaLinkHelper link;
-        link.SetDeviceAttribute("DataRate", StringValue("100Gbps"));
-        link.SetChannelAttribute("Delay", TimeValue(delay));
-        for (uint32_t i = 0; i < nHosts; ++i)
-        {
-            NetDeviceContainer d = link.Install(hosts.Get(i), switchNode);
-            hostDev.push_back(DynamicCast<RdmaNetDevice>(d.Get(0)));
-            switchDev.push_back(DynamicCast<RdmaNetDevice>(d.Get(1)));
-        }
-        sw = CreateObject<RdmaSwitch>();
-        switchNode->AggregateObject(sw);
-        if (configure)
-        {
-            configure(sw);
-        }
-        for (uint32_t i = 0; i < nHosts; ++i)
-        {
-            EXPECT_EQ(sw->AddPort(switchDev[i]), i);
-            if (routes)
-            {
-                sw->AddRoute(HostAddress(i), i);
-            }
-            sinks[i].Attach(hosts.Get(i), hostDev[i]);
-        }
-        sw->AssignStreams(11);
-    }
-
-    /// Make host i send PFC for the RoCE class to the switch at time t.
-    void HostPfcAt(uint32_t i, Time t, uint16_t quanta)
-    {
-        std::array<uint16_t, RdmaNetDevice::NUM_CLASSES> q{};
-        q[ROCE_CLASS] = quanta;
-        Simulator::ScheduleWithContext(hosts.Get(i)->GetId(),
-                                       t,
-                                       &RdmaNetDevice::SendPfc,
-                                       hostDev[i],
-                                       static_cast<uint8_t>(1U << ROCE_CLASS),
-                                       q);
-    }
-};
+using Star = rdmatest::SwitchStar<Sink>;
 
 /// Records the Pfc trace.
 struct PfcLog

@@ -10,6 +10,8 @@
 #include "ns3/network-module.h"
 #include "ns3/rdma-module.h"
 
+#include <array>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -121,6 +123,79 @@ PostWriteAt(Ptr<RdmaQueuePair> qp, Ptr<Node> node, Time t, uint64_t bytes, uint6
     wr.remoteAddress = 0x1000;
     Simulator::ScheduleWithContext(node->GetId(), t, &RdmaQueuePair::PostSend, qp, wr);
 }
+
+/// Address of host i in a SwitchStar: 10.0.0.1 + i.
+inline Ipv4Address
+SwitchStarHostAddress(uint32_t i)
+{
+    return Ipv4Address(0x0a000001U + i);
+}
+
+/**
+ * A star of hosts around one RdmaSwitch, built by hand (no RdmaHelper), for the switch's
+ * own tests: switch port i faces host i (address SwitchStarHostAddress(i)), every link
+ * 100 Gb/s with the given delay; the switch is configured before its ports are added, and
+ * gets host routes unless `routes` is false. SinkT::Attach(host, device) is each host's
+ * receiver.
+ */
+template <typename SinkT>
+struct SwitchStar
+{
+    NodeContainer hosts;
+    Ptr<Node> switchNode;
+    Ptr<RdmaSwitch> sw;
+    std::vector<Ptr<RdmaNetDevice>> hostDev;
+    std::vector<Ptr<RdmaNetDevice>> switchDev;
+    std::vector<SinkT> sinks;
+
+    SwitchStar(uint32_t nHosts,
+               Time delay,
+               const std::function<void(Ptr<RdmaSwitch>)>& configure = {},
+               bool routes = true)
+        : sinks(nHosts)
+    {
+        hosts.Create(nHosts);
+        switchNode = CreateObject<Node>();
+        RdmaLinkHelper link;
+        link.SetDeviceAttribute("DataRate", StringValue("100Gbps"));
+        link.SetChannelAttribute("Delay", TimeValue(delay));
+        for (uint32_t i = 0; i < nHosts; ++i)
+        {
+            NetDeviceContainer d = link.Install(hosts.Get(i), switchNode);
+            hostDev.push_back(DynamicCast<RdmaNetDevice>(d.Get(0)));
+            switchDev.push_back(DynamicCast<RdmaNetDevice>(d.Get(1)));
+        }
+        sw = CreateObject<RdmaSwitch>();
+        switchNode->AggregateObject(sw);
+        if (configure)
+        {
+            configure(sw);
+        }
+        for (uint32_t i = 0; i < nHosts; ++i)
+        {
+            EXPECT_EQ(sw->AddPort(switchDev[i]), i);
+            if (routes)
+            {
+                sw->AddRoute(SwitchStarHostAddress(i), i);
+            }
+            sinks[i].Attach(hosts.Get(i), hostDev[i]);
+        }
+        sw->AssignStreams(11);
+    }
+
+    /// Make host i send the switch a PFC frame for class `cls` at time t.
+    void HostPfcAt(uint32_t i, Time t, uint16_t quanta, uint8_t cls = 3)
+    {
+        std::array<uint16_t, RdmaNetDevice::NUM_CLASSES> q{};
+        q[cls] = quanta;
+        Simulator::ScheduleWithContext(hosts.Get(i)->GetId(),
+                                       t,
+                                       &RdmaNetDevice::SendPfc,
+                                       hostDev[i],
+                                       static_cast<uint8_t>(1U << cls),
+                                       q);
+    }
+};
 
 /**
  * The binary of an example of this module, next to rdma-incast's (RDMA_INCAST_EXAMPLE, an
