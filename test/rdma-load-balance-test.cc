@@ -45,12 +45,8 @@ constexpr uint8_t ROCE_DSCP = 26; // 26 >> 3 = class 3
 constexpr uint16_t ROCE_PORT = 4791;
 constexpr uint32_t PKT = 1000; // IPv4 bytes of the test packets: 83.04 ns on the wire
 
-/// \return the address of star host i: 10.0.0.(i+1)
-Ipv4Address
-HostAddress(uint32_t i)
-{
-    return Ipv4Address(0x0a000001U + i);
-}
+/// The address of star host i: 10.0.0.(i+1).
+using rdmatest::SwitchStarHostAddress;
 
 /// A virtual destination the tests route over several ports.
 const Ipv4Address TARGET("10.0.1.1");
@@ -158,7 +154,7 @@ struct LbStar : rdmatest::SwitchStar<Sink>
                                        sw,
                                        0u,
                                        switchDev[0],
-                                       MakePacket(HostAddress(0), dst, srcPort, id));
+                                       MakePacket(SwitchStarHostAddress(0), dst, srcPort, id));
     }
 
     /// \return host that received each packet id, indexed by id (-1: not received)
@@ -229,8 +225,9 @@ TEST(RdmaLoadBalance, EcmpIsTheDefaultAndKeepsTheMappingOfFlowHash)
     for (uint32_t f = 0; f < flows; ++f)
     {
         const uint16_t sp = static_cast<uint16_t>(10000 + f);
-        const uint32_t predicted = EcmpPrediction(routes, HostAddress(0), TARGET, sp, 12345);
-        ASSERT_EQ(star.sw->SelectEgressPort(HostAddress(0), TARGET, 17, sp, ROCE_PORT),
+        const uint32_t predicted =
+            EcmpPrediction(routes, SwitchStarHostAddress(0), TARGET, sp, 12345);
+        ASSERT_EQ(star.sw->SelectEgressPort(SwitchStarHostAddress(0), TARGET, 17, sp, ROCE_PORT),
                   int64_t(predicted));
         ++flowsPerPort[predicted];
         // Two packets per flow through the forwarding path, one every 100 ns.
@@ -242,8 +239,11 @@ TEST(RdmaLoadBalance, EcmpIsTheDefaultAndKeepsTheMappingOfFlowHash)
     const std::vector<int> host = star.HostOfPacket(2 * flows);
     for (uint32_t f = 0; f < flows; ++f)
     {
-        const uint32_t predicted =
-            EcmpPrediction(routes, HostAddress(0), TARGET, static_cast<uint16_t>(10000 + f), 12345);
+        const uint32_t predicted = EcmpPrediction(routes,
+                                                  SwitchStarHostAddress(0),
+                                                  TARGET,
+                                                  static_cast<uint16_t>(10000 + f),
+                                                  12345);
         ASSERT_EQ(host[2 * f], static_cast<int>(predicted)) << "flow " << f;
         ASSERT_EQ(host[2 * f + 1], static_cast<int>(predicted)) << "flow " << f;
     }
@@ -307,7 +307,8 @@ TEST(RdmaLoadBalance, RandomSpraySpreadsOneFlowUniformly)
         const uint32_t draws = 4000 * k;
         for (uint32_t i = 0; i < draws; ++i)
         {
-            const int64_t port = big.sw->SelectEgressPort(HostAddress(0), dst, 17, 49152, 4791);
+            const int64_t port =
+                big.sw->SelectEgressPort(SwitchStarHostAddress(0), dst, 17, 49152, 4791);
             ASSERT_GE(port, 1);
             ASSERT_LE(port, int64_t(k));
             ++c[port - 1];
@@ -382,7 +383,7 @@ TEST(RdmaLoadBalance, RoundRobinCyclesExactlyPerDestination)
     EXPECT_EQ(star.sinks[5].ids.size(), 200u);
     for (uint32_t k = 0; k < 8; ++k)
     {
-        EXPECT_EQ(star.sw->SelectEgressPort(HostAddress(0), b, 17, 1, 4791),
+        EXPECT_EQ(star.sw->SelectEgressPort(SwitchStarHostAddress(0), b, 17, 1, 4791),
                   int64_t(groupB[(600 + k) % 3]));
     }
     Simulator::Destroy();
@@ -406,7 +407,8 @@ struct DecisionLog
 
     void Decide(uint16_t srcPort)
     {
-        ports.push_back(sw->SelectEgressPort(HostAddress(0), TARGET, 17, srcPort, ROCE_PORT));
+        ports.push_back(
+            sw->SelectEgressPort(SwitchStarHostAddress(0), TARGET, 17, srcPort, ROCE_PORT));
     }
 
     void At(Time t, uint16_t srcPort)
@@ -553,7 +555,7 @@ TEST(RdmaLoadBalance, FlowletTableIsBoundedAndCollidingFlowsShareAnEntry)
         std::set<uint32_t> slots;
         for (uint32_t f = 0; f < flows; ++f)
         {
-            const uint64_t h = RdmaSwitch::FlowHash(HostAddress(0).Get(),
+            const uint64_t h = RdmaSwitch::FlowHash(SwitchStarHostAddress(0).Get(),
                                                     TARGET.Get(),
                                                     17,
                                                     static_cast<uint16_t>(5000 + f),
@@ -623,7 +625,7 @@ TEST(RdmaLoadBalance, AdaptivePicksTheLeastOccupiedEgressQueue)
     {
         for (uint32_t i = 0; i < preload[h - 1]; ++i)
         {
-            star.Inject(MicroSeconds(5), HostAddress(h), 100, id++);
+            star.Inject(MicroSeconds(5), SwitchStarHostAddress(h), 100, id++);
         }
     }
     auto queues = [&](uint8_t cls) {
@@ -643,10 +645,11 @@ TEST(RdmaLoadBalance, AdaptivePicksTheLeastOccupiedEgressQueue)
         {
             // Class 3: port 2 is the only least occupied (1000 B).
             choice10.push_back(
-                star.sw->SelectEgressPort(HostAddress(0), TARGET, 17, f, 4791, ROCE_CLASS));
+                star.sw
+                    ->SelectEgressPort(SwitchStarHostAddress(0), TARGET, 17, f, 4791, ROCE_CLASS));
             // Class 0: all queues empty, a 4-way tie broken by the hash: the ECMP choice.
             choiceEmptyClass.push_back(
-                star.sw->SelectEgressPort(HostAddress(0), TARGET, 17, f, 4791, 0));
+                star.sw->SelectEgressPort(SwitchStarHostAddress(0), TARGET, 17, f, 4791, 0));
         }
     });
     // At 11 us, 8 packets to TARGET, one every 10 ns: each goes to the then least occupied
@@ -661,14 +664,15 @@ TEST(RdmaLoadBalance, AdaptivePicksTheLeastOccupiedEgressQueue)
     // least occupied are ports 2 and 4: the choice among them follows the hash.
     for (uint32_t h : {1u, 3u})
     {
-        star.Inject(MicroSeconds(21), HostAddress(h), 100, id++);
+        star.Inject(MicroSeconds(21), SwitchStarHostAddress(h), 100, id++);
     }
     std::vector<int64_t> choice30;
     Simulator::Schedule(MicroSeconds(30), [&]() {
         for (uint16_t f = 0; f < 200; ++f)
         {
             choice30.push_back(
-                star.sw->SelectEgressPort(HostAddress(0), TARGET, 17, f, 4791, ROCE_CLASS));
+                star.sw
+                    ->SelectEgressPort(SwitchStarHostAddress(0), TARGET, 17, f, 4791, ROCE_CLASS));
         }
     });
     Simulator::Run();
@@ -678,7 +682,7 @@ TEST(RdmaLoadBalance, AdaptivePicksTheLeastOccupiedEgressQueue)
     {
         EXPECT_EQ(choice10[f], 2) << "flow " << f;
         const uint64_t h =
-            RdmaSwitch::FlowHash(HostAddress(0).Get(), TARGET.Get(), 17, f, 4791, seed);
+            RdmaSwitch::FlowHash(SwitchStarHostAddress(0).Get(), TARGET.Get(), 17, f, 4791, seed);
         EXPECT_EQ(choiceEmptyClass[f], int64_t(routes[((h >> 32) * 4) >> 32])) << "flow " << f;
     }
     EXPECT_EQ(at20, (std::vector<uint64_t>{4000, 4000, 4000, 4000}));
@@ -686,7 +690,7 @@ TEST(RdmaLoadBalance, AdaptivePicksTheLeastOccupiedEgressQueue)
     for (uint16_t f = 0; f < 200; ++f)
     {
         const uint64_t h =
-            RdmaSwitch::FlowHash(HostAddress(0).Get(), TARGET.Get(), 17, f, 4791, seed);
+            RdmaSwitch::FlowHash(SwitchStarHostAddress(0).Get(), TARGET.Get(), 17, f, 4791, seed);
         const int64_t expected = ((h >> 32) * 2) >> 32 == 0 ? 2 : 4;
         EXPECT_EQ(choice30[f], expected) << "flow " << f;
         tiedUsed.insert(choice30[f]);

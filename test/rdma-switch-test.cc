@@ -57,12 +57,8 @@ constexpr uint16_t ROCE_PORT = 4791;
 constexpr uint32_t PKT = 1000;                   // IPv4 bytes of the test packets
 constexpr double PKT_WIRE_NS = 1038 * 8 / 100.0; // 83.04 ns at 100 Gb/s
 
-/// \return the address of host i: 10.0.0.(i+1)
-Ipv4Address
-HostAddress(uint32_t i)
-{
-    return Ipv4Address(0x0a000001U + i);
-}
+/// The address of star host i: 10.0.0.(i+1).
+using rdmatest::SwitchStarHostAddress;
 
 /// Build an IPv4 + UDP packet of `size` IPv4 bytes.
 Ptr<Packet>
@@ -220,9 +216,9 @@ TEST(RdmaSwitch, ForwardsByDestinationAndCountsNoRoute)
 {
     Star star(3, MicroSeconds(1));
     // Routes: duplicates are ignored, unknown destinations have none.
-    star.sw->AddRoute(HostAddress(1), 1);
-    ASSERT_EQ(star.sw->GetRoutes(HostAddress(1)).size(), 1u);
-    EXPECT_EQ(star.sw->GetRoutes(HostAddress(1))[0], 1u);
+    star.sw->AddRoute(SwitchStarHostAddress(1), 1);
+    ASSERT_EQ(star.sw->GetRoutes(SwitchStarHostAddress(1)).size(), 1u);
+    EXPECT_EQ(star.sw->GetRoutes(SwitchStarHostAddress(1))[0], 1u);
     EXPECT_TRUE(star.sw->GetRoutes(Ipv4Address("10.9.9.9")).empty());
 
     std::vector<std::string> dropReasons;
@@ -238,11 +234,11 @@ TEST(RdmaSwitch, ForwardsByDestinationAndCountsNoRoute)
     // Host 0 sends 30 packets: destination cycles host 1, host 2, unknown.
     Source src;
     src.dev = star.hostDev[0];
-    src.src = HostAddress(0);
+    src.src = SwitchStarHostAddress(0);
     src.count = 30;
     src.dstOf = [](uint32_t i) {
-        return i % 3 == 0 ? HostAddress(1)
-                          : (i % 3 == 1 ? HostAddress(2) : Ipv4Address("10.9.9.9"));
+        return i % 3 == 0 ? SwitchStarHostAddress(1)
+                          : (i % 3 == 1 ? SwitchStarHostAddress(2) : Ipv4Address("10.9.9.9"));
     };
     src.srcPortOf = [](uint32_t i) { return uint16_t(1000 + i); };
     src.Start(star.hosts.Get(0), MicroSeconds(1));
@@ -253,8 +249,8 @@ TEST(RdmaSwitch, ForwardsByDestinationAndCountsNoRoute)
     EXPECT_EQ(star.sinks[2].packets, 10u);
     EXPECT_EQ(star.sinks[0].packets, 0u);
     EXPECT_EQ(star.sinks[1].bytes, 10u * PKT);
-    EXPECT_EQ(star.sinks[1].destinations, std::set<uint32_t>{HostAddress(1).Get()});
-    EXPECT_EQ(star.sinks[2].destinations, std::set<uint32_t>{HostAddress(2).Get()});
+    EXPECT_EQ(star.sinks[1].destinations, std::set<uint32_t>{SwitchStarHostAddress(1).Get()});
+    EXPECT_EQ(star.sinks[2].destinations, std::set<uint32_t>{SwitchStarHostAddress(2).Get()});
     EXPECT_EQ(star.sw->GetDropCount(RdmaSwitch::NO_ROUTE), 10u);
     EXPECT_EQ(star.sw->GetTotalDrops(), 10u);
     ASSERT_EQ(dropReasons.size(), 10u);
@@ -266,7 +262,7 @@ TEST(RdmaSwitch, ForwardsByDestinationAndCountsNoRoute)
     EXPECT_EQ(star.sw->GetMmu()->GetTotalUsed(), 0u);
 
     star.sw->ClearRoutes();
-    EXPECT_TRUE(star.sw->GetRoutes(HostAddress(1)).empty());
+    EXPECT_TRUE(star.sw->GetRoutes(SwitchStarHostAddress(1)).empty());
     Simulator::Destroy();
 }
 
@@ -289,7 +285,7 @@ TEST(RdmaSwitch, EcmpSpreadsFlowsEvenlyAndKeepsEachFlowOnOnePath)
     const uint32_t flows = 4000;
     Source src;
     src.dev = star.hostDev[0];
-    src.src = HostAddress(0);
+    src.src = SwitchStarHostAddress(0);
     src.dst = target;
     src.size = 100;
     src.count = 2 * flows;
@@ -314,7 +310,7 @@ TEST(RdmaSwitch, EcmpSpreadsFlowsEvenlyAndKeepsEachFlowOnOnePath)
     {
         ASSERT_EQ(ports.size(), 1u) << "flow " << sp << " took several paths";
         EXPECT_EQ(*ports.begin(),
-                  star.sw->SelectEgressPort(HostAddress(0), target, 17, sp, ROCE_PORT));
+                  star.sw->SelectEgressPort(SwitchStarHostAddress(0), target, 17, sp, ROCE_PORT));
     }
 
     // Pearson chi-square of the flow counts against the uniform 1000 per port, 3 degrees of
@@ -332,7 +328,8 @@ TEST(RdmaSwitch, EcmpSpreadsFlowsEvenlyAndKeepsEachFlowOnOnePath)
     std::vector<int64_t> before;
     for (uint32_t f = 0; f < flows; ++f)
     {
-        before.push_back(star.sw->SelectEgressPort(HostAddress(0), target, 17, 10000 + f, 4791));
+        before.push_back(
+            star.sw->SelectEgressPort(SwitchStarHostAddress(0), target, 17, 10000 + f, 4791));
     }
     const uint64_t derivedSeed = star.sw->GetEffectiveEcmpSeed();
     star.sw->SetAttribute("EcmpSeed", UintegerValue(12345));
@@ -341,7 +338,8 @@ TEST(RdmaSwitch, EcmpSpreadsFlowsEvenlyAndKeepsEachFlowOnOnePath)
     uint32_t same = 0;
     for (uint32_t f = 0; f < flows; ++f)
     {
-        same += star.sw->SelectEgressPort(HostAddress(0), target, 17, 10000 + f, 4791) == before[f]
+        same += star.sw->SelectEgressPort(SwitchStarHostAddress(0), target, 17, 10000 + f, 4791) ==
+                        before[f]
                     ? 1
                     : 0;
     }
@@ -543,8 +541,8 @@ TEST(RdmaSwitch, EcnMarksFollowRedOnTheEgressQueue)
     star.HostPfcAt(0, MicroSeconds(200), 0);
     Source src;
     src.dev = star.hostDev[1];
-    src.src = HostAddress(1);
-    src.dst = HostAddress(0);
+    src.src = SwitchStarHostAddress(1);
+    src.dst = SwitchStarHostAddress(0);
     src.count = n;
     src.checksum = true;
     src.ecnOf = [](uint32_t i) {
@@ -783,8 +781,8 @@ RunIncast(uint32_t n, bool pfc, uint64_t headroomAttr = 0)
     for (uint32_t k = 0; k < 2; ++k)
     {
         sources[k].dev = star.hostDev[k + 1];
-        sources[k].src = HostAddress(k + 1);
-        sources[k].dst = HostAddress(0);
+        sources[k].src = SwitchStarHostAddress(k + 1);
+        sources[k].dst = SwitchStarHostAddress(0);
         sources[k].count = n;
         sources[k].Start(star.hosts.Get(k + 1), MicroSeconds(2));
     }
@@ -908,8 +906,8 @@ TEST(RdmaSwitch, PauseIsRefreshedWhileCongestionLasts)
     star.sw->TraceConnectWithoutContext("Pfc", MakeCallback(&PfcLog::Record, &log));
     Source src;
     src.dev = star.hostDev[1];
-    src.src = HostAddress(1);
-    src.dst = HostAddress(0);
+    src.src = SwitchStarHostAddress(1);
+    src.dst = SwitchStarHostAddress(0);
     src.count = 300;
     src.Start(star.hosts.Get(1), MicroSeconds(2));
     uint64_t txAt200 = 0;
@@ -1015,9 +1013,9 @@ RunPauseStorm(Time detection)
     }
     Source src;
     src.dev = star.hostDev[1];
-    src.src = HostAddress(1);
+    src.src = SwitchStarHostAddress(1);
     src.count = 24000;
-    src.dstOf = [](uint32_t i) { return HostAddress(i % 2 == 0 ? 0 : 2); };
+    src.dstOf = [](uint32_t i) { return SwitchStarHostAddress(i % 2 == 0 ? 0 : 2); };
     src.Start(star.hosts.Get(1), MicroSeconds(2));
     Simulator::Schedule(MicroSeconds(1000), [&]() { r.host2At1ms = star.sinks[2].packets; });
     Simulator::Schedule(MicroSeconds(1349), [&]() { r.host0AtRestore = star.sinks[0].packets; });
@@ -1089,8 +1087,8 @@ TEST(RdmaSwitch, PfcWatchdogSchedulesNothingWhileNothingIsPaused)
     star.HostPfcAt(0, MicroSeconds(10), 0xFFFF); // one pause: 335.54 us
     Source src;
     src.dev = star.hostDev[1];
-    src.src = HostAddress(1);
-    src.dst = HostAddress(0);
+    src.src = SwitchStarHostAddress(1);
+    src.dst = SwitchStarHostAddress(0);
     src.count = 100;
     src.Start(star.hosts.Get(1), MicroSeconds(2));
     Simulator::Run(); // no Stop: must end
