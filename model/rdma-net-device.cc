@@ -395,10 +395,12 @@ RdmaNetDevice::RemoveQueuedPacket(uint8_t cls)
     NS_ABORT_MSG_IF(cls >= NUM_CLASSES,
                     "RdmaNetDevice::RemoveQueuedPacket: traffic class "
                         << +cls << " is invalid; valid classes are 0.." << NUM_CLASSES - 1);
-    if (m_queues[cls].empty())
-    {
-        return nullptr;
-    }
+    return m_queues[cls].empty() ? nullptr : PopQueued(cls);
+}
+
+Ptr<Packet>
+RdmaNetDevice::PopQueued(uint32_t cls)
+{
     Ptr<Packet> packet = std::move(m_queues[cls].front());
     m_queues[cls].pop_front();
     m_queueBytes[cls] -= packet->GetSize();
@@ -549,9 +551,7 @@ RdmaNetDevice::TryTransmit()
     const uint32_t cls = PickClass(paused);
     if (cls < NUM_CLASSES)
     {
-        Ptr<Packet> packet = std::move(m_queues[cls].front());
-        m_queues[cls].pop_front();
-        m_queueBytes[cls] -= packet->GetSize();
+        Ptr<Packet> packet = PopQueued(cls);
         if (m_portHandler)
         {
             m_portHandler->HandleDequeue(m_handlerPort, packet, static_cast<uint8_t>(cls));

@@ -421,6 +421,12 @@ class RdmaNetDevice : public NetDevice
     class TxCompleteEvent;
     /// End of serialization of the current frame.
     void TransmitComplete();
+    /**
+     * Take the head packet of a non-empty class queue (transmission or RemoveQueuedPacket).
+     * \param cls traffic class
+     * \return the packet
+     */
+    Ptr<Packet> PopQueued(uint32_t cls);
     /// A pause timer expired: re-evaluate eligibility.
     void PauseExpired();
     /// Handle a received MAC control frame.

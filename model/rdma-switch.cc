@@ -433,7 +433,7 @@ RdmaSwitch::RouteSetId(uint32_t dst) const
 }
 
 void
-RdmaSwitch::BuildRouteRuns() const
+RdmaSwitch::BuildRouteRuns()
 {
     m_routeRuns.clear();
     const uint32_t n = static_cast<uint32_t>(m_denseRoutes.size());
@@ -895,11 +895,12 @@ RdmaSwitch::PollPfcWatchdog()
             }
             const uint8_t bit = static_cast<uint8_t>(1U << cls);
             Time& since = m_wdPausedSince[port][cls];
-            watching = watching || dev->IsClassPaused(cls);
+            const bool paused = dev->IsClassPaused(cls);
+            watching = watching || paused;
             if (m_wdStormedMask[port] & bit)
             {
                 // Restore once the peer has stopped pausing the class.
-                if (!dev->IsClassPaused(cls) &&
+                if (!paused &&
                     dev->GetLastPauseReceived(cls) + GetPfcWatchdogRestorationTime() <= now)
                 {
                     m_wdStormedMask[port] &= static_cast<uint8_t>(~bit);
@@ -910,7 +911,7 @@ RdmaSwitch::PollPfcWatchdog()
                 }
                 continue;
             }
-            if (!dev->IsClassPaused(cls) || dev->GetQueuePackets(cls) == 0)
+            if (!paused || dev->GetQueuePackets(cls) == 0)
             {
                 since = Time::Max(); // not stalled
                 continue;

@@ -453,7 +453,7 @@ class RdmaSwitch : public Object, public RdmaPortHandler
     /// \return the next-hop set id of a destination (0: no route)
     uint32_t RouteSetId(uint32_t dst) const;
     /// Rebuild m_routeRuns from m_denseRoutes (or leave it empty if there are too many).
-    void BuildRouteRuns() const;
+    void BuildRouteRuns();
 
     /// A run of the flat array: offsets from the previous run's end to end map to id.
     struct RouteRun
@@ -464,8 +464,8 @@ class RdmaSwitch : public Object, public RdmaPortHandler
 
     /// Most runs looked up by binary search; with more the flat array is used.
     static constexpr std::size_t MAX_ROUTE_RUNS = 64;
-    mutable std::vector<RouteRun> m_routeRuns; //!< runs of m_denseRoutes, if few
-    mutable bool m_routeRunsValid{false};      //!< m_routeRuns matches m_denseRoutes
+    std::vector<RouteRun> m_routeRuns; //!< runs of m_denseRoutes, if few
+    bool m_routeRunsValid{false};      //!< m_routeRuns matches m_denseRoutes (Forward rebuilds)
     /// Point a destination at a next-hop set.
     void SetRouteSetId(uint32_t dst, uint32_t id);
     /// \return the id of a (sorted, duplicate-free) next-hop set, adding it if new
