@@ -115,6 +115,10 @@ def main():
     ap.add_argument("--mem-k", type=int, default=16,
                     help="fat-tree arity of the memory-per-object measurement (default 16)")
     args = ap.parse_args()
+    if args.replications < 1:
+        ap.error(f"--replications {args.replications} is not valid; valid: 1 or more")
+    if args.scheduler_runs < 1:
+        ap.error(f"--scheduler-runs {args.scheduler_runs} is not valid; valid: 1 or more")
     exe = os.path.join(args.build, "benchmarks", "rdma-bench")
     if not os.path.exists(exe):
         sys.exit(f"{exe} not found: run 'make build' first")
