@@ -258,6 +258,9 @@ main(int argc, char* argv[])
                                 << ": the window at the end of the storm must fit in it");
     NS_ABORT_MSG_IF(traffic != "all-to-all" && traffic != "permutation",
                     "--traffic " << traffic << " is not a pattern; valid: all-to-all, permutation");
+    NS_ABORT_MSG_IF(watchdog.IsStrictlyNegative(),
+                    "--watchdog " << watchdog.As(Time::US)
+                                  << " is not valid; valid: 0 (off) or a positive time");
     NS_ABORT_MSG_IF(!sampleInterval.IsStrictlyPositive(),
                     "--sampleInterval " << sampleInterval.As(Time::US) << " must be > 0");
 

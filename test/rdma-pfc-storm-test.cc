@@ -173,4 +173,8 @@ TEST(RdmaPfcStorm, BadArgumentsAreNamed)
         << out;
     EXPECT_NE(RunStorm("bad-window", "--window=200us", &out), 0);
     EXPECT_NE(out.find("--window +200us exceeds --stormStart +100us"), std::string::npos) << out;
+    EXPECT_NE(RunStorm("bad-watchdog", "--watchdog=-1us", &out), 0);
+    EXPECT_NE(out.find("--watchdog -1us is not valid; valid: 0 (off) or a positive time"),
+              std::string::npos)
+        << out;
 }
