@@ -257,7 +257,6 @@ DcqcnCongestionControl::Publish()
     if (m_state)
     {
         m_state->rate = DataRate(m_rc);
-        m_state->targetRate = DataRate(m_rt);
     }
     m_rateTrace = DataRate(m_rc);
     m_targetRateTrace = DataRate(m_rt);

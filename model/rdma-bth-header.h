@@ -53,6 +53,7 @@ enum RdmaOpcode : uint8_t
    byte 1     SE(7) M(6) PadCnt(5-4) TVer(3-0)
    bytes 2-3  P_Key
    byte 4     F/FECN(7) B/BECN(6) resv6(5-0)   (RoCEv2: "resv8a", reserved)
+              this module: bit 4 TS, "timestamps requested" (see SetTimestampRequest)
    bytes 5-7  DestQP (24 bit)
    byte 8     A/AckReq(7) resv7(6-0)
    bytes 9-11 PSN (24 bit)
@@ -121,6 +122,17 @@ class RdmaBthHeader : public Header
     void SetBecn(bool becn);
     /// \return the B (BECN) bit
     bool GetBecn() const;
+
+    /**
+     * Byte 4 bit 4, a reserved bit of RoCEv2 used by this module: set in a data packet, it
+     * asks the responder to echo its receive and ACK transmit times and the hop count in
+     * an RdmaAckTimestampHeader after the AETH (Falcon's t2/t3, Swift's hop scaling); set
+     * in an ACK, it says that header is present. Byte 4 is masked out of the ICRC.
+     * \param request the TS bit
+     */
+    void SetTimestampRequest(bool request);
+    /// \return the TS bit
+    bool GetTimestampRequest() const;
 
     /// \param qpn destination queue pair number (0..0xFFFFFF)
     void SetDestQp(uint32_t qpn);
@@ -211,6 +223,7 @@ class RdmaBthHeader : public Header
     bool m_migReq;      //!< M bit
     bool m_fecn;        //!< F bit
     bool m_becn;        //!< B bit
+    bool m_tsRequest;   //!< byte 4 bit 4 (this module: timestamps requested / present)
     bool m_ackReq;      //!< A bit
 };
 

@@ -25,13 +25,47 @@ RdmaCongestionControl::OnPacketSent(RdmaCcState& /* state */, uint32_t /* wireBy
 }
 
 void
-RdmaCongestionControl::OnAck(RdmaCcState& /* state */, uint64_t /* ackedBytes */, Time /* rtt */)
+RdmaCongestionControl::OnAck(RdmaCcState& /* state */, const RdmaAckFeedback& /* feedback */)
+{
+}
+
+void
+RdmaCongestionControl::OnLoss(RdmaCcState& /* state */,
+                              RdmaLossEvent /* event */,
+                              uint64_t /* seq */)
 {
 }
 
 void
 RdmaCongestionControl::OnCnp(RdmaCcState& /* state */)
 {
+}
+
+bool
+RdmaCongestionControl::NeedsTelemetry() const
+{
+    return false;
+}
+
+bool
+RdmaCongestionControl::NeedsTimestamps() const
+{
+    return false;
+}
+
+void
+RdmaCongestionControl::SetRepathCallback(Callback<void> cb)
+{
+    m_repath = cb;
+}
+
+void
+RdmaCongestionControl::RequestRepath()
+{
+    if (!m_repath.IsNull())
+    {
+        m_repath();
+    }
 }
 
 void

@@ -4,6 +4,7 @@
 #ifndef RDMA_CONGESTION_CONTROL_H
 #define RDMA_CONGESTION_CONTROL_H
 
+#include "rdma-cc-feedback.h"
 #include "rdma-cc-state.h"
 
 #include "ns3/callback.h"
@@ -20,8 +21,20 @@ namespace ns3
  *
  * Shaped like ns-3's TcpCongestionOps: a small object that acts only on an RdmaCcState.
  * Each queue pair gets its own copy through Fork(), so per-flow algorithm state (DCQCN's
- * alpha, timers) lives in the copy. Chosen by TypeId: RdmaNic's CongestionControl
- * attribute or RdmaHelper::SetCongestionControl.
+ * alpha, timers; a window algorithm's window) lives in the copy. Chosen by TypeId: RdmaNic's
+ * CongestionControl attribute or RdmaHelper::SetCongestionControl.
+ *
+ * What it is told:
+ *  - every data packet sent (OnPacketSent);
+ *  - every acknowledgement, advancing or not, as an RdmaAckFeedback record: newly acknowledged
+ *    and SACKed bytes, a Karn-filtered RTT sample, Falcon's timestamps and the hop count when
+ *    asked for (NeedsTimestamps), ECN-echo, and the path's per-hop telemetry when asked for
+ *    (NeedsTelemetry);
+ *  - every loss the loss recovery or the retransmission timer detects (OnLoss);
+ *  - every CNP (OnCnp).
+ * Rate-based schemes set state.rate; window-based ones set state.window (and may set a rate
+ * too: the queue pair enforces both). A change made outside these calls (from the algorithm's
+ * own timers) is announced with NotifyRateChange().
  */
 class RdmaCongestionControl : public Object
 {
@@ -42,7 +55,8 @@ class RdmaCongestionControl : public Object
     virtual Ptr<RdmaCongestionControl> Fork() = 0;
 
     /**
-     * The queue pair is connected: set the starting rate and window.
+     * The queue pair is connected: set the starting rate and window. state.baseRtt is known
+     * here if the helper or the user gave it (RdmaQueuePair::BaseRtt).
      * \param state the queue pair's state
      */
     virtual void Init(RdmaCcState& state) = 0;
@@ -55,12 +69,20 @@ class RdmaCongestionControl : public Object
     virtual void OnPacketSent(RdmaCcState& state, uint32_t wireBytes);
 
     /**
-     * An acknowledgement advanced the acknowledged sequence.
+     * An acknowledgement (ACK or NAK, advancing or not) arrived; the queue pair has updated
+     * bytesInFlight, bytesAcked and the RTT estimates in state already.
      * \param state the queue pair's state
-     * \param ackedBytes payload bytes newly acknowledged
-     * \param rtt round-trip sample of the newest acknowledged packet (0 if none)
+     * \param feedback what the acknowledgement says
      */
-    virtual void OnAck(RdmaCcState& state, uint64_t ackedBytes, Time rtt);
+    virtual void OnAck(RdmaCcState& state, const RdmaAckFeedback& feedback);
+
+    /**
+     * A loss was detected.
+     * \param state the queue pair's state
+     * \param event what detected it
+     * \param seq the sequence concerned (the NAKed, lost, probed or oldest unacknowledged one)
+     */
+    virtual void OnLoss(RdmaCcState& state, RdmaLossEvent event, uint64_t seq);
 
     /**
      * A congestion notification packet (RoCEv2 CNP, BTH opcode 0x81) arrived.
@@ -69,19 +91,42 @@ class RdmaCongestionControl : public Object
     virtual void OnCnp(RdmaCcState& state);
 
     /**
-     * Set by the queue pair: called when the congestion control changes the rate outside
-     * OnPacketSent (from its own timers, or in OnCnp). The queue pair then re-paces the gap
-     * after its last packet at the new rate, as a NIC's rate limiter does, and wakes the NIC.
+     * \return true if data packets should carry an in-band telemetry area (RdmaIntHeader)
+     *         that switches fill and the responder echoes (HPCC)
+     */
+    virtual bool NeedsTelemetry() const;
+
+    /**
+     * \return true if data packets should ask the responder for its receive and ACK
+     *         timestamps and the hop count (Swift, Falcon)
+     */
+    virtual bool NeedsTimestamps() const;
+
+    /**
+     * Set by the queue pair: called when the congestion control changes the rate or the
+     * window outside OnPacketSent (from its own timers, or in OnCnp/OnAck/OnLoss). The queue
+     * pair then re-paces the gap after its last packet at the new rate, as a NIC's rate
+     * limiter does, fires its traces and wakes the NIC.
      * \param cb the hook
      */
     void SetRateChangeCallback(Callback<void> cb);
 
+    /**
+     * Set by the queue pair: called when the congestion control asks the flow to move to
+     * another path (PLB, Qureshi et al., SIGCOMM 2022: new UDP source port entropy).
+     * \param cb the hook
+     */
+    void SetRepathCallback(Callback<void> cb);
+
   protected:
     /// Call the rate change hook, if any. Never from OnPacketSent.
     void NotifyRateChange();
+    /// Ask the queue pair to move the flow to a new path (new entropy), if it can.
+    void RequestRepath();
 
   private:
     Callback<void> m_rateChange; //!< the queue pair's re-pacing hook
+    Callback<void> m_repath;     //!< the queue pair's re-path hook
 };
 
 } // namespace ns3

@@ -48,7 +48,6 @@ RdmaFixedRateCongestionControl::Init(RdmaCcState& state)
                         << m_rate << " exceeds the line rate " << state.lineRate
                         << "; valid: 0 (line rate) to " << state.lineRate);
     state.rate = m_rate.GetBitRate() == 0 ? state.lineRate : m_rate;
-    state.targetRate = state.rate;
     state.window = 0;
 }
 

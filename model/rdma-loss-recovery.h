@@ -22,8 +22,10 @@ class RdmaSackHeader;
  * Sequence numbers are the queue pair's 64-bit unwrapped packet sequence numbers; the
  * 24-bit BTH PSN on the wire is (initial PSN + sequence) mod 2^24. The queue pair keeps
  * sndUna, highestSent, messageStart and seqEnd up to date; a loss recovery moves sndNxt
- * (the in-order transmit pointer that go-back schemes rewind) and keeps whatever else it
- * needs (a scoreboard, timers) in itself.
+ * (the in-order transmit pointer that go-back schemes rewind), reports its scoreboard's
+ * SACKed packets and its loss detections (sackedPackets, lossesDetected: what the
+ * congestion control is told) and keeps whatever else it needs (a scoreboard, timers) in
+ * itself.
  */
 struct RdmaRecoveryState
 {
@@ -33,6 +35,13 @@ struct RdmaRecoveryState
     uint64_t messageStart{0}; //!< first sequence of the message holding sndUna
     uint64_t seqEnd{0};       //!< one past the last sequence of the posted work requests
     Time baseRto;             //!< the NIC's RetransmitTimeout (IBTA local ACK timeout)
+    /// Packets above sndUna the responder reported delivered (selective repeat's SACK
+    /// scoreboard; always 0 for go-back schemes). Kept by the loss recovery.
+    uint64_t sackedPackets{0};
+    /// Packets the loss recovery's own detection (RACK, a NAK) marked lost so far, not
+    /// counting those marked at a retransmission timeout. Kept by the loss recovery; the
+    /// queue pair reports an increase to the congestion control as a loss event.
+    uint64_t lossesDetected{0};
 };
 
 /**

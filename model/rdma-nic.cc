@@ -575,7 +575,7 @@ RdmaNic::Receive(uint32_t port, Ptr<RdmaNetDevice> /* device */, Ptr<Packet> p)
     }
     else if (RdmaBthHeader::IsWrite(opcode) || RdmaBthHeader::IsSend(opcode))
     {
-        qp->ReceiveData(p, bth, ecnCe);
+        qp->ReceiveData(p, bth, ecnCe, raw[8]); // raw[8]: the IPv4 TTL
     }
     else
     {

@@ -3,6 +3,7 @@
  */
 #include "rdma-queue-pair.h"
 
+#include "rdma-ack-timestamp-header.h"
 #include "rdma-aeth-header.h"
 #include "rdma-bth-header.h"
 #include "rdma-congestion-control.h"
@@ -29,8 +30,6 @@ NS_OBJECT_ENSURE_REGISTERED(RdmaQueuePair);
 
 namespace
 {
-/// Bytes of a data packet besides its payload: IPv4 20, UDP 8, BTH 12, ICRC 4.
-constexpr uint32_t IP_UDP_BTH_ICRC_BYTES = 20 + 8 + 12 + 4;
 /// Ethernet II header carried in the frame.
 constexpr uint32_t ETHERNET_HEADER_BYTES = 14;
 /// Size of the ring of per-sequence send times used for RTT samples.
@@ -40,6 +39,10 @@ constexpr std::size_t SEND_TIME_RING = 4096;
 constexpr std::size_t SEND_TIME_RING_MIN = 64;
 /// CNP payload: 16 reserved bytes after the BTH (RoCEv2 annex A17.9.3).
 constexpr uint32_t CNP_RESERVED_BYTES = 16;
+/// IPv4 TTL senders start with (RdmaHeaderStack); switches decrement it.
+constexpr uint8_t INITIAL_TTL = 64;
+/// Send-time ring entry of a retransmitted sequence: its RTT samples are ambiguous (Karn).
+const Time AMBIGUOUS_SEND_TIME = Time(-1);
 } // namespace
 
 TypeId
@@ -68,6 +71,31 @@ RdmaQueuePair::GetTypeId()
                           UintegerValue(0),
                           MakeUintegerAccessor(&RdmaQueuePair::m_sourcePort),
                           MakeUintegerChecker<uint16_t>())
+            .AddAttribute("BaseRtt",
+                          "Base (unloaded) round trip of the path, given to the congestion "
+                          "control (RdmaCcState::baseRtt; HPCC's T, the window of one "
+                          "bandwidth-delay product). 0: the smallest RTT sample measured.",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&RdmaQueuePair::m_configuredBaseRtt),
+                          MakeTimeChecker(Time(0)))
+            .AddTraceSource("Rate",
+                            "The congestion control's sending rate (pacing), old and new.",
+                            MakeTraceSourceAccessor(&RdmaQueuePair::m_rateTrace),
+                            "ns3::TracedValueCallback::DataRate")
+            .AddTraceSource("Window",
+                            "The congestion control's window in payload bytes (0: none), old "
+                            "and new.",
+                            MakeTraceSourceAccessor(&RdmaQueuePair::m_windowTrace),
+                            "ns3::TracedValueCallback::Uint64")
+            .AddTraceSource("Rtt",
+                            "An RTT sample (Karn-filtered: never of a retransmitted packet).",
+                            MakeTraceSourceAccessor(&RdmaQueuePair::m_rttTrace),
+                            "ns3::RdmaQueuePair::RttTracedCallback")
+            .AddTraceSource("LossEvent",
+                            "A loss the congestion control was told of: NAK, RACK loss, "
+                            "tail-loss probe or timeout, and the sequence concerned.",
+                            MakeTraceSourceAccessor(&RdmaQueuePair::m_lossEventTrace),
+                            "ns3::RdmaQueuePair::LossEventTracedCallback")
             .AddTraceSource("Tx",
                             "A data packet was transmitted: its sequence and whether it is "
                             "a retransmission.",
@@ -154,6 +182,8 @@ RdmaQueuePair::Setup(uint32_t qpn,
     m_params = params;
     m_cc = cc;
     m_cc->SetRateChangeCallback(MakeCallback(&RdmaQueuePair::RateChanged, this));
+    m_cc->SetRepathCallback(MakeCallback(&RdmaQueuePair::Repath, this));
+    m_wantTimestamps = m_cc->NeedsTimestamps();
     m_lr = lr;
     m_txReady = txReady;
     m_sendControl = sendControl;
@@ -167,7 +197,7 @@ RdmaQueuePair::Setup(uint32_t qpn,
         h ^= h >> 15;
         m_sourcePort = static_cast<uint16_t>(0xC000 | (h & 0x3FFF));
     }
-    m_sendTimes.assign(SEND_TIME_RING_MIN, Time(0));
+    m_sendTimes.assign(SEND_TIME_RING_MIN, AMBIGUOUS_SEND_TIME);
     m_rs.baseRto = params.retransmitTimeout;
     m_selective = lr->PlacesOutOfOrder();
     m_restartOnGap = lr->RestartsMessageOnGap();
@@ -192,8 +222,10 @@ RdmaQueuePair::Connect(Ipv4Address remoteAddress, uint32_t remoteQpn)
     m_remoteAddress = remoteAddress;
     m_remoteQpn = remoteQpn;
     m_connected = true;
+    m_ccState.baseRtt = m_configuredBaseRtt;
     m_cc->Init(m_ccState);
     m_lr->Init(m_rs);
+    PublishCcState();
 }
 
 void
@@ -280,10 +312,9 @@ RdmaQueuePair::GetSourcePort() const
 bool
 RdmaQueuePair::HasDataToSend() const
 {
-    if (m_ccState.window != 0 &&
-        m_lr->GetPacketsInFlight(m_rs) * uint64_t(m_params.mtu) >= m_ccState.window)
+    if (m_ccState.window != 0 && m_ccState.bytesInFlight >= m_ccState.window)
     {
-        return false;
+        return false; // a packet may leave while fewer than window bytes are in flight
     }
     uint64_t seq;
     return m_lr->GetNextSequence(m_rs, seq);
@@ -398,6 +429,7 @@ RdmaQueuePair::GetNextPacket(uint16_t sourcePort)
     bth.SetDestQp(m_remoteQpn);
     bth.SetAckRequest(last);
     bth.SetPsn(SeqToPsn(seq));
+    bth.SetTimestampRequest(m_wantTimestamps);
     RdmaHeaderStack stack;
     stack.BeginRoce();
     stack.Append(bth);
@@ -433,26 +465,52 @@ RdmaQueuePair::GetNextPacket(uint16_t sourcePort)
     {
         ++m_retransmissions;
     }
+    else
+    {
+        m_ccState.bytesSent += payload;
+    }
     m_rs.sndNxt = std::max(m_rs.sndNxt, seq + 1);
     m_rs.highestSent = std::max(m_rs.highestSent, seq + 1);
-    RecordSendTime(seq);
+    RecordSendTime(seq, retransmission);
     m_lr->OnPacketSent(m_rs, seq, retransmission);
 
     const uint32_t wireBytes = RdmaNetDevice::WireBytes(p->GetSize() + ETHERNET_HEADER_BYTES);
     m_cc->OnPacketSent(m_ccState, wireBytes);
-    m_nextSendTime = Simulator::Now() + m_ccState.rate.CalculateBytesTxTime(wireBytes);
+    m_nextSendTime = Simulator::Now() + PacingGap(payload, wireBytes);
     m_lastTxTime = Simulator::Now();
     m_lastTxWireBytes = wireBytes;
+    m_lastTxPayloadBytes = payload;
     UpdateInFlight();
     SyncTimer();
+    PublishCcState();
     m_txTrace(seq, retransmission);
     NS_LOG_LOGIC("qp " << m_qpn << " tx seq " << seq << " psn " << SeqToPsn(seq) << " "
                        << RdmaBthHeader::OpcodeName(opcode) << (retransmission ? " (retx)" : ""));
     return p;
 }
 
+Time
+RdmaQueuePair::PacingGap(uint32_t payloadBytes, uint32_t wireBytes) const
+{
+    Time gap = m_ccState.rate.CalculateBytesTxTime(wireBytes);
+    if (m_ccState.window != 0)
+    {
+        // The window is exact in bytes: at most one packet beyond it leaves at once, and the
+        // gap after each packet keeps the average in flight at the window (payload x RTT /
+        // window; one packet per RTT x packet / window below one packet).
+        const Time rtt = m_ccState.srtt.IsStrictlyPositive() ? m_ccState.srtt : m_ccState.baseRtt;
+        if (rtt.IsStrictlyPositive())
+        {
+            const Time windowGap = Time(static_cast<int64_t>(
+                static_cast<long double>(rtt.GetTimeStep()) * payloadBytes / m_ccState.window));
+            gap = std::max(gap, windowGap);
+        }
+    }
+    return gap;
+}
+
 void
-RdmaQueuePair::RecordSendTime(uint64_t seq)
+RdmaQueuePair::RecordSendTime(uint64_t seq, bool retransmission)
 {
     const uint64_t inFlight = m_rs.highestSent - std::min(m_rs.sndUna, m_rs.highestSent);
     if (inFlight > m_sendTimes.size() && m_sendTimes.size() < SEND_TIME_RING)
@@ -464,15 +522,48 @@ RdmaQueuePair::RecordSendTime(uint64_t seq)
         {
             newSize *= 2;
         }
-        std::vector<Time> grown(newSize, Time(0));
-        const uint64_t from = m_rs.highestSent > oldSize ? m_rs.highestSent - oldSize : 0;
-        for (uint64_t s = from; s < m_rs.highestSent; ++s)
+        // Before seq is written the old ring still holds [seq - oldSize, seq): all of them
+        // (the oldest in flight included) move over.
+        std::vector<Time> grown(newSize, AMBIGUOUS_SEND_TIME);
+        const uint64_t from = seq > oldSize ? seq - oldSize : 0;
+        for (uint64_t s = from; s < seq; ++s)
         {
             grown[s % newSize] = m_sendTimes[s % oldSize];
         }
         m_sendTimes.swap(grown);
     }
-    m_sendTimes[seq % m_sendTimes.size()] = Simulator::Now();
+    m_sendTimes[seq % m_sendTimes.size()] = retransmission ? AMBIGUOUS_SEND_TIME : Simulator::Now();
+}
+
+Time
+RdmaQueuePair::SampleRtt(uint64_t seq, Time& sent) const
+{
+    if (seq >= m_rs.highestSent || seq + m_sendTimes.size() < m_rs.highestSent)
+    {
+        return Time(0); // not sent, or its slot was reused
+    }
+    sent = m_sendTimes[seq % m_sendTimes.size()];
+    if (sent.IsStrictlyNegative())
+    {
+        return Time(0); // retransmitted: which transmission is acknowledged is unknown
+    }
+    return Simulator::Now() - sent;
+}
+
+void
+RdmaQueuePair::UpdateRttEstimates(Time rtt)
+{
+    m_ccState.latestRtt = rtt;
+    m_ccState.minRtt = std::min(m_ccState.minRtt, rtt);
+    // RFC 6298 section 2: SRTT <- R on the first sample, then (1 - 1/8) SRTT + 1/8 R.
+    m_ccState.srtt = m_ccState.srtt.IsZero()
+                         ? rtt
+                         : Time((m_ccState.srtt.GetTimeStep() * 7 + rtt.GetTimeStep()) / 8);
+    if (m_configuredBaseRtt.IsZero())
+    {
+        m_ccState.baseRtt = m_ccState.minRtt;
+    }
+    m_rttTrace(rtt);
 }
 
 void
@@ -504,13 +595,23 @@ void
 RdmaQueuePair::RecoveryTimerExpired()
 {
     NS_LOG_FUNCTION(this << m_rs.sndUna);
+    const uint64_t lostBefore = m_rs.lossesDetected;
     const RdmaLossRecovery::TimerKind kind = m_lr->OnTimer(m_rs);
+    UpdateInFlight();
     if (kind == RdmaLossRecovery::TIMER_RTO)
     {
         ++m_timeouts;
         m_timeoutTrace(m_rs.sndUna);
+        ReportLoss(RdmaLossEvent::TIMEOUT, m_rs.sndUna);
     }
-    UpdateInFlight();
+    else if (kind == RdmaLossRecovery::TIMER_PROBE)
+    {
+        ReportLoss(RdmaLossEvent::PROBE, m_rs.highestSent - 1);
+    }
+    else if (m_rs.lossesDetected > lostBefore)
+    {
+        ReportLoss(RdmaLossEvent::RACK, m_rs.sndUna);
+    }
     SyncTimer();
     if (kind != RdmaLossRecovery::TIMER_NONE)
     {
@@ -519,10 +620,9 @@ RdmaQueuePair::RecoveryTimerExpired()
 }
 
 bool
-RdmaQueuePair::AdvanceUna(uint64_t newUna, uint64_t& newlyAcked, Time& rtt)
+RdmaQueuePair::AdvanceUna(uint64_t newUna, uint64_t& newlyAcked)
 {
     newlyAcked = 0;
-    rtt = Time(0);
     if (newUna <= m_rs.sndUna)
     {
         return false;
@@ -561,11 +661,6 @@ RdmaQueuePair::AdvanceUna(uint64_t newUna, uint64_t& newlyAcked, Time& rtt)
             m_sendCompletion(c);
         }
     }
-    const uint64_t newest = newUna - 1;
-    if (newest + m_sendTimes.size() >= m_rs.highestSent)
-    {
-        rtt = Simulator::Now() - m_sendTimes[newest % m_sendTimes.size()];
-    }
     m_rs.sndUna = newUna;
     m_rs.sndNxt = std::max(m_rs.sndNxt, newUna);
     m_rs.messageStart = m_txMessages.empty() ? newUna : m_txMessages.front().firstSeq;
@@ -578,9 +673,25 @@ RdmaQueuePair::ReceiveAck(const RdmaBthHeader& bth, const RdmaAethHeader& aeth, 
 {
     RdmaAckInfo info;
     info.previousUna = m_rs.sndUna;
-    uint64_t newlyAcked = 0;
-    Time rtt(0);
-    bool advanced = false;
+    RdmaAckFeedback fb;
+    fb.ecnEcho = bth.GetBecn();
+    const uint64_t sackedBefore = m_rs.sackedPackets;
+    const uint64_t lostBefore = m_rs.lossesDetected;
+    // Extensions after the AETH, in order: SACK (selective repeat), timestamps (TS bit).
+    RdmaSackHeader sack;
+    RdmaAckTimestampHeader timestamps;
+    if (aeth.IsAck() && m_selective && rest && rest->GetSize() > RdmaIcrcTrailer::SIZE)
+    {
+        rest->RemoveHeader(sack);
+        info.sack = &sack;
+    }
+    if (bth.GetTimestampRequest() && rest &&
+        rest->GetSize() >= RdmaIcrcTrailer::SIZE + RdmaAckTimestampHeader::SIZE)
+    {
+        rest->RemoveHeader(timestamps);
+        fb.hasTimestamps = true;
+        fb.hops = timestamps.GetHops();
+    }
     if (aeth.IsAck())
     {
         // Acknowledges every sequence up to and including the BTH PSN: unwrap the PSN
@@ -591,16 +702,16 @@ RdmaQueuePair::ReceiveAck(const RdmaBthHeader& bth, const RdmaAethHeader& aeth, 
             NS_LOG_WARN("qp " << m_qpn << " ignores an ACK for unsent seq " << cum - 1);
             return;
         }
-        RdmaSackHeader sack;
-        if (rest && rest->GetSize() > RdmaIcrcTrailer::SIZE)
+        fb.ackedSeq = cum - 1;
+        if (info.sack)
         {
-            rest->RemoveHeader(sack);
-            info.sack = &sack;
             info.triggerSeq = PsnToSeq(sack.GetTriggerPsn(), m_rs.sndUna);
             info.duplicate = sack.GetDuplicate();
+            fb.ackedSeq = info.triggerSeq;
         }
         info.cumAck = cum;
-        advanced = AdvanceUna(cum, newlyAcked, rtt);
+        fb.advanced = AdvanceUna(cum, fb.ackedBytes);
+        fb.duplicate = info.duplicate || (!fb.advanced && !info.sack);
         m_lr->OnAck(m_rs, info);
     }
     else if (aeth.IsNak() && aeth.GetNakCode() == RdmaAethHeader::NAK_PSN_SEQUENCE_ERROR)
@@ -616,7 +727,9 @@ RdmaQueuePair::ReceiveAck(const RdmaBthHeader& bth, const RdmaAethHeader& aeth, 
         m_nakTrace(seq);
         info.nak = true;
         info.cumAck = seq;
-        advanced = AdvanceUna(seq, newlyAcked, rtt);
+        fb.nak = true;
+        fb.ackedSeq = seq; // the NAK says nothing of which arrival triggered it: no RTT
+        fb.advanced = AdvanceUna(seq, fb.ackedBytes);
         m_lr->OnNak(m_rs, info);
     }
     else
@@ -625,12 +738,97 @@ RdmaQueuePair::ReceiveAck(const RdmaBthHeader& bth, const RdmaAethHeader& aeth, 
         return;
     }
     UpdateInFlight();
-    if (advanced)
+    if (!fb.nak)
     {
-        m_cc->OnAck(m_ccState, newlyAcked, rtt);
+        Time sent;
+        fb.rtt = SampleRtt(fb.ackedSeq, sent);
+        if (fb.rtt.IsStrictlyPositive())
+        {
+            UpdateRttEstimates(fb.rtt);
+            if (fb.hasTimestamps)
+            {
+                // t2 and t3 are the responder's clock; only t3 - t2 is meaningful. In the
+                // requester's time base they are placed so that t3 - t2 is the responder's
+                // delay and the rest of the round trip is split evenly.
+                const Time responderDelay = timestamps.GetResponderDelay();
+                fb.t1 = sent;
+                fb.t4 = Simulator::Now();
+                const Time oneWay = (fb.t4 - fb.t1 - responderDelay) / 2;
+                fb.t2 = fb.t1 + oneWay;
+                fb.t3 = fb.t2 + responderDelay;
+            }
+        }
+        else
+        {
+            fb.hasTimestamps = false; // ambiguous without t1 (Karn)
+        }
     }
+    else
+    {
+        fb.hasTimestamps = false;
+    }
+    DeliverFeedback(fb, sackedBefore, lostBefore);
     SyncTimer();
     m_txReady();
+}
+
+void
+RdmaQueuePair::DeliverFeedback(RdmaAckFeedback& fb, uint64_t sackedBefore, uint64_t lostBefore)
+{
+    fb.ackedUpToBytes = m_bytesAcked;
+    m_ccState.bytesAcked = m_bytesAcked;
+    if (m_rs.sackedPackets > sackedBefore)
+    {
+        // Newly SACKed packets, counted as full packets (a message's short last packet is
+        // counted in full until the cumulative acknowledgement gives its exact bytes).
+        fb.sackedBytes = (m_rs.sackedPackets - sackedBefore) * uint64_t(m_params.mtu);
+    }
+    if (fb.nak)
+    {
+        ReportLoss(RdmaLossEvent::NAK, fb.ackedSeq);
+    }
+    else if (m_rs.lossesDetected > lostBefore)
+    {
+        ReportLoss(RdmaLossEvent::RACK, m_rs.sndUna);
+    }
+    m_cc->OnAck(m_ccState, fb);
+    PublishCcState();
+}
+
+void
+RdmaQueuePair::ReportLoss(RdmaLossEvent event, uint64_t seq)
+{
+    NS_LOG_LOGIC("qp " << m_qpn << " loss event " << RdmaLossEventName(event) << " seq " << seq);
+    m_lossEventTrace(event, seq);
+    m_cc->OnLoss(m_ccState, event, seq);
+    PublishCcState();
+}
+
+void
+RdmaQueuePair::PublishCcState()
+{
+    m_rateTrace = m_ccState.rate;     // TracedValue: fires only on a change
+    m_windowTrace = m_ccState.window; // likewise
+}
+
+void
+RdmaQueuePair::Repath()
+{
+    // PLB (Qureshi et al., SIGCOMM 2022): a new random-looking UDP source port moves the flow
+    // to another ECMP path; derived from the QPN and a counter so runs stay deterministic.
+    ++m_repaths;
+    uint32_t h = (m_qpn * 0x9E3779B1u) ^ (m_repaths * 0x85EBCA6Bu);
+    h ^= h >> 15;
+    h *= 0x2C1B3C6Du;
+    h ^= h >> 12;
+    m_sourcePort = static_cast<uint16_t>(0xC000 | (h & 0x3FFF));
+    NS_LOG_LOGIC("qp " << m_qpn << " repaths to source port " << m_sourcePort);
+}
+
+uint32_t
+RdmaQueuePair::GetRepaths() const
+{
+    return m_repaths;
 }
 
 void
@@ -640,8 +838,9 @@ RdmaQueuePair::RateChanged()
     // (otherwise a flow cut to a low rate would wait out the long gap of that rate).
     if (m_lastTxWireBytes != 0)
     {
-        m_nextSendTime = m_lastTxTime + m_ccState.rate.CalculateBytesTxTime(m_lastTxWireBytes);
+        m_nextSendTime = m_lastTxTime + PacingGap(m_lastTxPayloadBytes, m_lastTxWireBytes);
     }
+    PublishCcState();
     if (!m_txReady.IsNull())
     {
         m_txReady();
@@ -654,15 +853,27 @@ RdmaQueuePair::ReceiveCnp()
     ++m_cnpsReceived;
     m_cnpRxTrace();
     m_cc->OnCnp(m_ccState);
+    PublishCcState();
     m_txReady();
 }
 
 void
-RdmaQueuePair::ReceiveData(Ptr<Packet> payload, const RdmaBthHeader& bth, bool ecnCe)
+RdmaQueuePair::ReceiveData(Ptr<Packet> payload, const RdmaBthHeader& bth, bool ecnCe, uint8_t ttl)
 {
-    if (ecnCe && (!m_cnpSent || Simulator::Now() - m_lastCnpTime >= m_params.cnpInterval))
+    if (ecnCe)
     {
-        SendCnp();
+        m_ceSinceAck = true; // echoed in the next ACK's BECN bit (DCTCP-style ECN-echo)
+        if (!m_cnpSent || Simulator::Now() - m_lastCnpTime >= m_params.cnpInterval)
+        {
+            SendCnp();
+        }
+    }
+    // What the ACK this packet may trigger reports (Falcon t2, Swift's hop count).
+    m_rxTsRequest = bth.GetTimestampRequest();
+    if (m_rxTsRequest)
+    {
+        m_rxArrival = Simulator::Now();
+        m_rxHops = ttl <= INITIAL_TTL ? static_cast<uint8_t>(INITIAL_TTL - ttl) : 0;
     }
     const uint8_t opcode = bth.GetOpcode();
     const uint64_t seq = PsnToSeq(bth.GetPsn(), m_rxExpected);
@@ -870,6 +1081,14 @@ RdmaQueuePair::SendAck(uint64_t seq, uint8_t syndrome, const RdmaSackHeader* sac
     // ICRC (zero) as a zero-filled area, the SACK extension if any, then IPv4, UDP, BTH
     // and AETH as one run of bytes (RdmaHeaderStack).
     Ptr<Packet> p = Create<Packet>(RdmaIcrcTrailer::SIZE);
+    if (m_rxTsRequest)
+    {
+        RdmaAckTimestampHeader ts;
+        ts.SetReceiveTime(m_rxArrival);
+        ts.SetTransmitTime(Simulator::Now());
+        ts.SetHops(m_rxHops);
+        p->AddHeader(ts);
+    }
     if (sack)
     {
         p->AddHeader(*sack);
@@ -880,6 +1099,9 @@ RdmaQueuePair::SendAck(uint64_t seq, uint8_t syndrome, const RdmaSackHeader* sac
     bth.SetPartitionKey(m_params.partitionKey);
     bth.SetDestQp(m_remoteQpn);
     bth.SetPsn(SeqToPsn(seq));
+    bth.SetBecn(m_ceSinceAck); // ECN-echo: a packet since the last ACK was CE-marked
+    bth.SetTimestampRequest(m_rxTsRequest);
+    m_ceSinceAck = false;
     RdmaAethHeader aeth;
     aeth.SetSyndrome(syndrome);
     aeth.SetMsn(m_msn);

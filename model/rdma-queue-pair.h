@@ -4,6 +4,7 @@
 #ifndef RDMA_QUEUE_PAIR_H
 #define RDMA_QUEUE_PAIR_H
 
+#include "rdma-cc-feedback.h"
 #include "rdma-cc-state.h"
 #include "rdma-loss-recovery.h"
 #include "rdma-work-request.h"
@@ -14,6 +15,7 @@
 #include "ns3/object.h"
 #include "ns3/packet.h"
 #include "ns3/traced-callback.h"
+#include "ns3/traced-value.h"
 
 #include <deque>
 #include <vector>
@@ -91,6 +93,10 @@ class RdmaQueuePair : public Object
                                             uint64_t address,
                                             uint32_t bytes,
                                             bool outOfOrder);
+    /// TracedCallback signature for RTT samples.
+    typedef void (*RttTracedCallback)(Time rtt);
+    /// TracedCallback signature for loss events reported to the congestion control.
+    typedef void (*LossEventTracedCallback)(RdmaLossEvent event, uint64_t seq);
 
     /// Width of the BTH PSN field.
     static constexpr uint32_t PSN_MASK = 0xFFFFFF;
@@ -189,8 +195,9 @@ class RdmaQueuePair : public Object
      * \param payload the packet after the BTH (RETH, payload, ICRC)
      * \param bth its BTH
      * \param ecnCe true if the IPv4 ECN field was CE
+     * \param ttl the IPv4 TTL it arrived with (the hop count is 64 - ttl)
      */
-    void ReceiveData(Ptr<Packet> payload, const RdmaBthHeader& bth, bool ecnCe);
+    void ReceiveData(Ptr<Packet> payload, const RdmaBthHeader& bth, bool ecnCe, uint8_t ttl = 64);
     /**
      * An ACK or NAK arrived (requester side).
      * \param bth its BTH
@@ -241,6 +248,8 @@ class RdmaQueuePair : public Object
     uint64_t GetBytesReceived() const;
     /// \return payload bytes placed into memory, in any order (responder)
     uint64_t GetBytesPlaced() const;
+    /// \return times the congestion control moved the flow to a new path (new entropy)
+    uint32_t GetRepaths() const;
 
     /**
      * Convert a sequence number to the 24-bit PSN carried in the BTH.
@@ -286,12 +295,31 @@ class RdmaQueuePair : public Object
      * Advance sndUna to newUna, completing finished work requests.
      * \param newUna the new cumulative acknowledgement point
      * \param[out] newlyAcked payload bytes newly acknowledged
-     * \param[out] rtt round-trip sample of the newest acknowledged packet (0 if none)
      * \return true if sndUna advanced
      */
-    bool AdvanceUna(uint64_t newUna, uint64_t& newlyAcked, Time& rtt);
+    bool AdvanceUna(uint64_t newUna, uint64_t& newlyAcked);
     /// Recompute the congestion control's bytesInFlight.
     void UpdateInFlight();
+    /**
+     * Karn-filtered RTT sample of a sequence: now minus its send time, or zero if it was
+     * retransmitted or its send time is no longer recorded.
+     * \param seq the sequence
+     * \param[out] sent its send time (when the sample is valid)
+     * \return the sample, zero if none
+     */
+    Time SampleRtt(uint64_t seq, Time& sent) const;
+    /// Feed an RTT sample to minRtt, srtt (RFC 6298 gain 1/8), latestRtt and baseRtt.
+    void UpdateRttEstimates(Time rtt);
+    /// Tell the congestion control about an acknowledgement and publish its decisions.
+    void DeliverFeedback(RdmaAckFeedback& feedback, uint64_t sackedBefore, uint64_t lostBefore);
+    /// Tell the congestion control about a loss and publish its decisions.
+    void ReportLoss(RdmaLossEvent event, uint64_t seq);
+    /// Fire the Rate and Window traces if the congestion control changed them.
+    void PublishCcState();
+    /// \return the pacing gap after a packet of payloadBytes and wireBytes
+    Time PacingGap(uint32_t payloadBytes, uint32_t wireBytes) const;
+    /// The congestion control asked for a new path: draw a new UDP source port.
+    void Repath();
     /// Schedule the recovery timer at the loss recovery's expiry (lazily: never earlier
     /// than needed, and an event that fires early finds nothing due and re-arms).
     void SyncTimer();
@@ -308,8 +336,9 @@ class RdmaQueuePair : public Object
     void SendAck(uint64_t seq, uint8_t syndrome, const RdmaSackHeader* sack = nullptr);
     /// Build and send a CNP.
     void SendCnp();
-    /// Remember the send time of a sequence for RTT samples.
-    void RecordSendTime(uint64_t seq);
+    /// Remember the send time of a sequence for RTT samples (Karn: a retransmission makes
+    /// the sequence's samples ambiguous, so it is recorded as such).
+    void RecordSendTime(uint64_t seq, bool retransmission);
     /// The congestion control changed the rate on its own: re-pace, wake the NIC.
     void RateChanged();
 
@@ -330,8 +359,11 @@ class RdmaQueuePair : public Object
     CompletionCallback m_sendCompletion;
     CompletionCallback m_recvCompletion;
 
-    bool m_selective{false};    //!< m_lr->PlacesOutOfOrder(), cached
-    bool m_restartOnGap{false}; //!< m_lr->RestartsMessageOnGap(), cached
+    bool m_selective{false};      //!< m_lr->PlacesOutOfOrder(), cached
+    bool m_restartOnGap{false};   //!< m_lr->RestartsMessageOnGap(), cached
+    bool m_wantTimestamps{false}; //!< m_cc->NeedsTimestamps(), cached
+    Time m_configuredBaseRtt;     //!< BaseRtt attribute (0: the smallest RTT sample)
+    uint32_t m_repaths{0};        //!< paths changed at the congestion control's request
 
     // requester
     RdmaCcState m_ccState;
@@ -340,12 +372,12 @@ class RdmaQueuePair : public Object
     mutable std::size_t m_cursor{0}; //!< FindMessage's last answer (a cache)
     uint32_t m_nextSendMsn{0};       //!< SEND message sequence number of the next SEND posted
     Time m_nextSendTime;
-    Time m_lastTxTime;             //!< when the last data packet was sent (pacing)
-    uint32_t m_lastTxWireBytes{0}; //!< its wire bytes
-    EventId m_timerEvent;          //!< the recovery timer
-    Time m_timerAt;                //!< when m_timerEvent fires
-    std::vector<Time> m_sendTimes; //!< ring of send times, indexed by seq
-    uint16_t m_ipId{0};
+    Time m_lastTxTime;                //!< when the last data packet was sent (pacing)
+    uint32_t m_lastTxWireBytes{0};    //!< its wire bytes
+    uint32_t m_lastTxPayloadBytes{0}; //!< its payload bytes
+    EventId m_timerEvent;             //!< the recovery timer
+    Time m_timerAt;                   //!< when m_timerEvent fires
+    std::vector<Time> m_sendTimes;    //!< ring of send times, indexed by seq (negative: ambiguous)
     uint64_t m_bytesAcked{0};
 
     // responder
@@ -362,6 +394,10 @@ class RdmaQueuePair : public Object
     Time m_rxMessageStart;
     RdmaWorkRequest::Opcode m_rxOpcode{RdmaWorkRequest::WRITE};
     Time m_lastCnpTime;
+    bool m_ceSinceAck{false};  //!< a CE-marked packet arrived since the last ACK (ECN-echo)
+    bool m_rxTsRequest{false}; //!< the packet being acknowledged asked for timestamps
+    Time m_rxArrival;          //!< its arrival time (t2)
+    uint8_t m_rxHops{0};       //!< the switches it crossed
     bool m_cnpSent{false};
     uint64_t m_bytesReceived{0};
     uint64_t m_bytesPlaced{0};
@@ -388,6 +424,10 @@ class RdmaQueuePair : public Object
     TracedCallback<> m_cnpRxTrace;
     TracedCallback<const RdmaCompletion&> m_sendCompleteTrace;
     TracedCallback<const RdmaCompletion&> m_recvCompleteTrace;
+    TracedValue<DataRate> m_rateTrace;                        //!< the congestion control's rate
+    TracedValue<uint64_t> m_windowTrace;                      //!< its window (0: none)
+    TracedCallback<Time> m_rttTrace;                          //!< RTT samples (Karn)
+    TracedCallback<RdmaLossEvent, uint64_t> m_lossEventTrace; //!< losses told to the CC
 };
 
 } // namespace ns3

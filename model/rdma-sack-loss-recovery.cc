@@ -472,6 +472,8 @@ RdmaSackLossRecovery::OnAck(RdmaRecoveryState& state, const RdmaAckInfo& ack)
         ArmPto(state);
     }
     StopTimersIfIdle(state);
+    state.sackedPackets = m_sackedCount;
+    state.lossesDetected = m_rackLosses;
 }
 
 void
@@ -490,6 +492,7 @@ RdmaSackLossRecovery::OnNak(RdmaRecoveryState& state, const RdmaAckInfo& ack)
             MarkLost(state, ack.cumAck);
         }
     }
+    state.lossesDetected = m_rackLosses;
 }
 
 void
@@ -630,6 +633,7 @@ RdmaSackLossRecovery::OnTimer(RdmaRecoveryState& state)
     if (m_reoExpiry <= now)
     {
         DetectLoss(state);
+        state.lossesDetected = m_rackLosses;
         return TIMER_REORDER;
     }
     if (m_ptoExpiry <= now)

@@ -216,8 +216,9 @@ TEST(RdmaHeader, BthIgnoresReservedBitsOnReceive)
     RdmaBthHeader bth = DeserializeHeader<RdmaBthHeader>(allOnes);
     EXPECT_EQ(bth.GetDestQp(), 0xFFFFFFu);
     EXPECT_EQ(bth.GetPsn(), 0xFFFFFFu);
+    // Byte 4 keeps F, B and this module's TS bit (bit 4); the other reserved bits read as 0.
     const Bytes reserialized =
-        {0xFF, 0xFF, 0xFF, 0xFF, 0xC0, 0xFF, 0xFF, 0xFF, 0x80, 0xFF, 0xFF, 0xFF};
+        {0xFF, 0xFF, 0xFF, 0xFF, 0xD0, 0xFF, 0xFF, 0xFF, 0x80, 0xFF, 0xFF, 0xFF};
     EXPECT_EQ(SerializeHeader(bth), reserialized);
 }
 
