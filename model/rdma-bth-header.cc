@@ -40,6 +40,7 @@ RdmaBthHeader::RdmaBthHeader()
       m_migReq(false),
       m_fecn(false),
       m_becn(false),
+      m_telemetry(false),
       m_ackReq(false)
 {
 }
@@ -144,6 +145,18 @@ bool
 RdmaBthHeader::GetBecn() const
 {
     return m_becn;
+}
+
+void
+RdmaBthHeader::SetTelemetry(bool telemetry)
+{
+    m_telemetry = telemetry;
+}
+
+bool
+RdmaBthHeader::GetTelemetry() const
+{
+    return m_telemetry;
 }
 
 void
@@ -344,6 +357,10 @@ RdmaBthHeader::Print(std::ostream& os) const
     {
         os << " BECN";
     }
+    if (m_telemetry)
+    {
+        os << " INT";
+    }
     if (m_padCount != 0)
     {
         os << " pad=" << +m_padCount;
@@ -368,7 +385,8 @@ RdmaBthHeader::Write(uint8_t* b) const
                                 (m_padCount << 4) | m_tver);
     b[2] = static_cast<uint8_t>(m_pkey >> 8);
     b[3] = static_cast<uint8_t>(m_pkey);
-    b[4] = static_cast<uint8_t>((m_fecn ? 0x80 : 0) | (m_becn ? 0x40 : 0));
+    b[4] = static_cast<uint8_t>((m_fecn ? 0x80 : 0) | (m_becn ? 0x40 : 0) |
+                                (m_telemetry ? TELEMETRY_MASK : 0));
     b[5] = static_cast<uint8_t>(m_destQp >> 16);
     b[6] = static_cast<uint8_t>(m_destQp >> 8);
     b[7] = static_cast<uint8_t>(m_destQp);
@@ -389,6 +407,7 @@ RdmaBthHeader::Read(const uint8_t* b)
     m_pkey = static_cast<uint16_t>((b[2] << 8) | b[3]);
     m_fecn = (b[4] & 0x80) != 0;
     m_becn = (b[4] & 0x40) != 0;
+    m_telemetry = (b[4] & TELEMETRY_MASK) != 0;
     m_destQp = (uint32_t(b[5]) << 16) | (uint32_t(b[6]) << 8) | b[7];
     m_ackReq = (b[8] & 0x80) != 0;
     m_psn = (uint32_t(b[9]) << 16) | (uint32_t(b[10]) << 8) | b[11];

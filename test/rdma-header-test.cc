@@ -216,8 +216,9 @@ TEST(RdmaHeader, BthIgnoresReservedBitsOnReceive)
     RdmaBthHeader bth = DeserializeHeader<RdmaBthHeader>(allOnes);
     EXPECT_EQ(bth.GetDestQp(), 0xFFFFFFu);
     EXPECT_EQ(bth.GetPsn(), 0xFFFFFFu);
+    EXPECT_TRUE(bth.GetTelemetry()); // byte 4 bit 5, this module's telemetry flag
     const Bytes reserialized =
-        {0xFF, 0xFF, 0xFF, 0xFF, 0xC0, 0xFF, 0xFF, 0xFF, 0x80, 0xFF, 0xFF, 0xFF};
+        {0xFF, 0xFF, 0xFF, 0xFF, 0xE0, 0xFF, 0xFF, 0xFF, 0x80, 0xFF, 0xFF, 0xFF};
     EXPECT_EQ(SerializeHeader(bth), reserialized);
 }
 
