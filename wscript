@@ -33,6 +33,7 @@ def build(bld):
     module = bld.create_ns3_module('rdma', ['core', 'network', 'internet'])
     module.source = [
         'model/rdma-bth-header.cc',
+        'model/rdma-int-header.cc',
         'model/rdma-reth-header.cc',
         'model/rdma-aeth-header.cc',
         'model/rdma-icrc-trailer.cc',
@@ -83,6 +84,7 @@ def build(bld):
     headers.module = 'rdma'
     headers.source = [
         'model/rdma-bth-header.h',
+        'model/rdma-int-header.h',
         'model/rdma-reth-header.h',
         'model/rdma-aeth-header.h',
         'model/rdma-icrc-trailer.h',
@@ -167,6 +169,7 @@ def build(bld):
         module_test.source = [
             'test/rdma-test-suite.cc',
             'test/rdma-header-test.cc',
+            'test/rdma-telemetry-test.cc',
             'test/rdma-link-test.cc',
             'test/rdma-switch-test.cc',
             'test/rdma-load-balance-test.cc',

@@ -52,8 +52,8 @@ enum RdmaOpcode : uint8_t
    byte 0     OpCode
    byte 1     SE(7) M(6) PadCnt(5-4) TVer(3-0)
    bytes 2-3  P_Key
-   byte 4     F/FECN(7) B/BECN(6) resv6(5-0)   (RoCEv2: "resv8a", reserved)
-              this module: bit 4 TS, "timestamps requested" (see SetTimestampRequest)
+   byte 4     F/FECN(7) B/BECN(6) T(5) TS(4) resv4(3-0)   (RoCEv2: "resv8a", reserved;
+              T and TS are this module's: SetTelemetry, SetTimestampRequest)
    bytes 5-7  DestQP (24 bit)
    byte 8     A/AckReq(7) resv7(6-0)
    bytes 9-11 PSN (24 bit)
@@ -63,6 +63,12 @@ enum RdmaOpcode : uint8_t
  * kept because the RoCEv1-era bits are still defined by the base specification, and
  * byte 4 is excluded (masked to all-ones) from the ICRC. Reserved bits are written as
  * zero and ignored when read.
+ *
+ * Bit 5 of byte 4 (T, the first reserved bit after FECN/BECN) is this module's telemetry
+ * flag: set, the packet carries an in-band telemetry area (RdmaIntHeader) between its
+ * padded payload and the ICRC, into which switches write hop records. Byte 4 is outside
+ * the ICRC, so switches may change it, and devices that ignore reserved bits are not
+ * affected. Not part of any specification.
  */
 class RdmaBthHeader : public Header
 {
@@ -133,6 +139,12 @@ class RdmaBthHeader : public Header
     void SetTimestampRequest(bool request);
     /// \return the TS bit
     bool GetTimestampRequest() const;
+    /// \param telemetry the T bit (byte 4 bit 5): an RdmaIntHeader area precedes the ICRC
+    void SetTelemetry(bool telemetry);
+    /// \return the T (telemetry) bit
+    bool GetTelemetry() const;
+    /// Mask of the T bit in byte 4, for code reading raw bytes.
+    static constexpr uint8_t TELEMETRY_MASK = 0x20;
 
     /// \param qpn destination queue pair number (0..0xFFFFFF)
     void SetDestQp(uint32_t qpn);
@@ -224,6 +236,7 @@ class RdmaBthHeader : public Header
     bool m_fecn;        //!< F bit
     bool m_becn;        //!< B bit
     bool m_tsRequest;   //!< byte 4 bit 4 (this module: timestamps requested / present)
+    bool m_telemetry;   //!< T bit (telemetry area present)
     bool m_ackReq;      //!< A bit
 };
 

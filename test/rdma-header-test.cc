@@ -216,9 +216,11 @@ TEST(RdmaHeader, BthIgnoresReservedBitsOnReceive)
     RdmaBthHeader bth = DeserializeHeader<RdmaBthHeader>(allOnes);
     EXPECT_EQ(bth.GetDestQp(), 0xFFFFFFu);
     EXPECT_EQ(bth.GetPsn(), 0xFFFFFFu);
-    // Byte 4 keeps F, B and this module's TS bit (bit 4); the other reserved bits read as 0.
+    EXPECT_TRUE(bth.GetTelemetry());        // byte 4 bit 5, this module's telemetry flag
+    EXPECT_TRUE(bth.GetTimestampRequest()); // byte 4 bit 4, this module's timestamp request
+    // Byte 4 keeps F, B, T and TS; the other reserved bits read as 0.
     const Bytes reserialized =
-        {0xFF, 0xFF, 0xFF, 0xFF, 0xD0, 0xFF, 0xFF, 0xFF, 0x80, 0xFF, 0xFF, 0xFF};
+        {0xFF, 0xFF, 0xFF, 0xFF, 0xF0, 0xFF, 0xFF, 0xFF, 0x80, 0xFF, 0xFF, 0xFF};
     EXPECT_EQ(SerializeHeader(bth), reserialized);
 }
 
