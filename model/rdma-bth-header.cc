@@ -158,270 +158,294 @@ bool
 RdmaBthHeader::GetTimestampRequest() const
 {
     return m_tsRequest;
-    RdmaBthHeader::SetTelemetry(bool telemetry)
+}
+
+void
+RdmaBthHeader::SetTelemetry(bool telemetry)
+{
+    m_telemetry = telemetry;
+}
+
+bool
+RdmaBthHeader::GetTelemetry() const
+{
+    return m_telemetry;
+}
+
+void
+RdmaBthHeader::SetDestQp(uint32_t qpn)
+{
+    NS_ABORT_MSG_IF(qpn > MAX_24BIT,
+                    "RdmaBthHeader::SetDestQp: QPN "
+                        << qpn << " does not fit in 24 bits (valid 0..16777215)");
+    m_destQp = qpn;
+}
+
+uint32_t
+RdmaBthHeader::GetDestQp() const
+{
+    return m_destQp;
+}
+
+void
+RdmaBthHeader::SetAckRequest(bool ackReq)
+{
+    m_ackReq = ackReq;
+}
+
+bool
+RdmaBthHeader::GetAckRequest() const
+{
+    return m_ackReq;
+}
+
+void
+RdmaBthHeader::SetPsn(uint32_t psn)
+{
+    NS_ABORT_MSG_IF(psn > MAX_24BIT,
+                    "RdmaBthHeader::SetPsn: PSN "
+                        << psn << " does not fit in 24 bits (valid 0..16777215)");
+    m_psn = psn;
+}
+
+uint32_t
+RdmaBthHeader::GetPsn() const
+{
+    return m_psn;
+}
+
+bool
+RdmaBthHeader::HasReth(uint8_t opcode)
+{
+    return opcode == RC_WRITE_FIRST || opcode == RC_WRITE_ONLY || opcode == RC_WRITE_ONLY_IMM ||
+           opcode == RC_READ_REQUEST;
+}
+
+bool
+RdmaBthHeader::HasAeth(uint8_t opcode)
+{
+    return opcode == RC_ACKNOWLEDGE || opcode == RC_READ_RESPONSE_FIRST ||
+           opcode == RC_READ_RESPONSE_LAST || opcode == RC_READ_RESPONSE_ONLY;
+}
+
+bool
+RdmaBthHeader::HasImmediate(uint8_t opcode)
+{
+    return opcode == RC_SEND_LAST_IMM || opcode == RC_SEND_ONLY_IMM ||
+           opcode == RC_WRITE_LAST_IMM || opcode == RC_WRITE_ONLY_IMM;
+}
+
+bool
+RdmaBthHeader::IsWrite(uint8_t opcode)
+{
+    return opcode >= RC_WRITE_FIRST && opcode <= RC_WRITE_ONLY_IMM;
+}
+
+bool
+RdmaBthHeader::IsSend(uint8_t opcode)
+{
+    return opcode <= RC_SEND_ONLY_IMM;
+}
+
+bool
+RdmaBthHeader::IsReadResponse(uint8_t opcode)
+{
+    return opcode >= RC_READ_RESPONSE_FIRST && opcode <= RC_READ_RESPONSE_ONLY;
+}
+
+bool
+RdmaBthHeader::IsFirstOrOnly(uint8_t opcode)
+{
+    switch (opcode)
     {
-        m_telemetry = telemetry;
+    case RC_SEND_FIRST:
+    case RC_SEND_ONLY:
+    case RC_SEND_ONLY_IMM:
+    case RC_WRITE_FIRST:
+    case RC_WRITE_ONLY:
+    case RC_WRITE_ONLY_IMM:
+    case RC_READ_REQUEST:
+    case RC_READ_RESPONSE_FIRST:
+    case RC_READ_RESPONSE_ONLY:
+    case RC_ACKNOWLEDGE:
+        return true;
+    default:
+        return false;
     }
+}
 
-    bool RdmaBthHeader::GetTelemetry() const
+bool
+RdmaBthHeader::IsLastOrOnly(uint8_t opcode)
+{
+    switch (opcode)
     {
-        return m_telemetry;
+    case RC_SEND_LAST:
+    case RC_SEND_LAST_IMM:
+    case RC_SEND_ONLY:
+    case RC_SEND_ONLY_IMM:
+    case RC_WRITE_LAST:
+    case RC_WRITE_LAST_IMM:
+    case RC_WRITE_ONLY:
+    case RC_WRITE_ONLY_IMM:
+    case RC_READ_REQUEST:
+    case RC_READ_RESPONSE_LAST:
+    case RC_READ_RESPONSE_ONLY:
+    case RC_ACKNOWLEDGE:
+        return true;
+    default:
+        return false;
     }
+}
 
-    void RdmaBthHeader::SetDestQp(uint32_t qpn)
+const char*
+RdmaBthHeader::OpcodeName(uint8_t opcode)
+{
+    switch (opcode)
     {
-        NS_ABORT_MSG_IF(qpn > MAX_24BIT,
-                        "RdmaBthHeader::SetDestQp: QPN "
-                            << qpn << " does not fit in 24 bits (valid 0..16777215)");
-        m_destQp = qpn;
+    case RC_SEND_FIRST:
+        return "RC_SEND_FIRST";
+    case RC_SEND_MIDDLE:
+        return "RC_SEND_MIDDLE";
+    case RC_SEND_LAST:
+        return "RC_SEND_LAST";
+    case RC_SEND_LAST_IMM:
+        return "RC_SEND_LAST_IMM";
+    case RC_SEND_ONLY:
+        return "RC_SEND_ONLY";
+    case RC_SEND_ONLY_IMM:
+        return "RC_SEND_ONLY_IMM";
+    case RC_WRITE_FIRST:
+        return "RC_WRITE_FIRST";
+    case RC_WRITE_MIDDLE:
+        return "RC_WRITE_MIDDLE";
+    case RC_WRITE_LAST:
+        return "RC_WRITE_LAST";
+    case RC_WRITE_LAST_IMM:
+        return "RC_WRITE_LAST_IMM";
+    case RC_WRITE_ONLY:
+        return "RC_WRITE_ONLY";
+    case RC_WRITE_ONLY_IMM:
+        return "RC_WRITE_ONLY_IMM";
+    case RC_READ_REQUEST:
+        return "RC_READ_REQUEST";
+    case RC_READ_RESPONSE_FIRST:
+        return "RC_READ_RESPONSE_FIRST";
+    case RC_READ_RESPONSE_MIDDLE:
+        return "RC_READ_RESPONSE_MIDDLE";
+    case RC_READ_RESPONSE_LAST:
+        return "RC_READ_RESPONSE_LAST";
+    case RC_READ_RESPONSE_ONLY:
+        return "RC_READ_RESPONSE_ONLY";
+    case RC_ACKNOWLEDGE:
+        return "RC_ACKNOWLEDGE";
+    case CNP:
+        return "CNP";
+    default:
+        return "UNKNOWN";
     }
+}
 
-    uint32_t RdmaBthHeader::GetDestQp() const
+void
+RdmaBthHeader::Print(std::ostream& os) const
+{
+    os << "BTH " << OpcodeName(m_opcode) << "(0x" << std::hex << +m_opcode << std::dec << ")"
+       << " dqp=" << m_destQp << " psn=" << m_psn << " pkey=0x" << std::hex << m_pkey << std::dec;
+    if (m_solicited)
     {
-        return m_destQp;
+        os << " SE";
     }
-
-    void RdmaBthHeader::SetAckRequest(bool ackReq)
+    if (m_migReq)
     {
-        m_ackReq = ackReq;
+        os << " M";
     }
-
-    bool RdmaBthHeader::GetAckRequest() const
+    if (m_ackReq)
     {
-        return m_ackReq;
+        os << " A";
     }
-
-    void RdmaBthHeader::SetPsn(uint32_t psn)
+    if (m_fecn)
     {
-        NS_ABORT_MSG_IF(psn > MAX_24BIT,
-                        "RdmaBthHeader::SetPsn: PSN "
-                            << psn << " does not fit in 24 bits (valid 0..16777215)");
-        m_psn = psn;
+        os << " FECN";
     }
-
-    uint32_t RdmaBthHeader::GetPsn() const
+    if (m_becn)
     {
-        return m_psn;
+        os << " BECN";
     }
-
-    bool RdmaBthHeader::HasReth(uint8_t opcode)
+    if (m_telemetry)
     {
-        return opcode == RC_WRITE_FIRST || opcode == RC_WRITE_ONLY || opcode == RC_WRITE_ONLY_IMM ||
-               opcode == RC_READ_REQUEST;
+        os << " INT";
     }
-
-    bool RdmaBthHeader::HasAeth(uint8_t opcode)
+    if (m_tsRequest)
     {
-        return opcode == RC_ACKNOWLEDGE || opcode == RC_READ_RESPONSE_FIRST ||
-               opcode == RC_READ_RESPONSE_LAST || opcode == RC_READ_RESPONSE_ONLY;
+        os << " TS";
     }
-
-    bool RdmaBthHeader::HasImmediate(uint8_t opcode)
+    if (m_padCount != 0)
     {
-        return opcode == RC_SEND_LAST_IMM || opcode == RC_SEND_ONLY_IMM ||
-               opcode == RC_WRITE_LAST_IMM || opcode == RC_WRITE_ONLY_IMM;
+        os << " pad=" << +m_padCount;
     }
-
-    bool RdmaBthHeader::IsWrite(uint8_t opcode)
+    if (m_tver != 0)
     {
-        return opcode >= RC_WRITE_FIRST && opcode <= RC_WRITE_ONLY_IMM;
+        os << " tver=" << +m_tver;
     }
+}
 
-    bool RdmaBthHeader::IsSend(uint8_t opcode)
-    {
-        return opcode <= RC_SEND_ONLY_IMM;
-    }
+uint32_t
+RdmaBthHeader::GetSerializedSize() const
+{
+    return SIZE;
+}
 
-    bool RdmaBthHeader::IsReadResponse(uint8_t opcode)
-    {
-        return opcode >= RC_READ_RESPONSE_FIRST && opcode <= RC_READ_RESPONSE_ONLY;
-    }
+void
+RdmaBthHeader::Write(uint8_t* b) const
+{
+    b[0] = m_opcode;
+    b[1] = static_cast<uint8_t>((m_solicited ? 0x80 : 0) | (m_migReq ? 0x40 : 0) |
+                                (m_padCount << 4) | m_tver);
+    b[2] = static_cast<uint8_t>(m_pkey >> 8);
+    b[3] = static_cast<uint8_t>(m_pkey);
+    b[4] = static_cast<uint8_t>((m_fecn ? 0x80 : 0) | (m_becn ? 0x40 : 0) |
+                                (m_telemetry ? TELEMETRY_MASK : 0) | (m_tsRequest ? 0x10 : 0));
+    b[5] = static_cast<uint8_t>(m_destQp >> 16);
+    b[6] = static_cast<uint8_t>(m_destQp >> 8);
+    b[7] = static_cast<uint8_t>(m_destQp);
+    b[8] = m_ackReq ? 0x80 : 0;
+    b[9] = static_cast<uint8_t>(m_psn >> 16);
+    b[10] = static_cast<uint8_t>(m_psn >> 8);
+    b[11] = static_cast<uint8_t>(m_psn);
+}
 
-    bool RdmaBthHeader::IsFirstOrOnly(uint8_t opcode)
-    {
-        switch (opcode)
-        {
-        case RC_SEND_FIRST:
-        case RC_SEND_ONLY:
-        case RC_SEND_ONLY_IMM:
-        case RC_WRITE_FIRST:
-        case RC_WRITE_ONLY:
-        case RC_WRITE_ONLY_IMM:
-        case RC_READ_REQUEST:
-        case RC_READ_RESPONSE_FIRST:
-        case RC_READ_RESPONSE_ONLY:
-        case RC_ACKNOWLEDGE:
-            return true;
-        default:
-            return false;
-        }
-    }
+void
+RdmaBthHeader::Read(const uint8_t* b)
+{
+    m_opcode = b[0];
+    m_solicited = (b[1] & 0x80) != 0;
+    m_migReq = (b[1] & 0x40) != 0;
+    m_padCount = (b[1] >> 4) & 0x03;
+    m_tver = b[1] & 0x0F;
+    m_pkey = static_cast<uint16_t>((b[2] << 8) | b[3]);
+    m_fecn = (b[4] & 0x80) != 0;
+    m_becn = (b[4] & 0x40) != 0;
+    m_telemetry = (b[4] & TELEMETRY_MASK) != 0;
+    m_tsRequest = (b[4] & 0x10) != 0;
+    m_destQp = (uint32_t(b[5]) << 16) | (uint32_t(b[6]) << 8) | b[7];
+    m_ackReq = (b[8] & 0x80) != 0;
+    m_psn = (uint32_t(b[9]) << 16) | (uint32_t(b[10]) << 8) | b[11];
+}
 
-    bool RdmaBthHeader::IsLastOrOnly(uint8_t opcode)
-    {
-        switch (opcode)
-        {
-        case RC_SEND_LAST:
-        case RC_SEND_LAST_IMM:
-        case RC_SEND_ONLY:
-        case RC_SEND_ONLY_IMM:
-        case RC_WRITE_LAST:
-        case RC_WRITE_LAST_IMM:
-        case RC_WRITE_ONLY:
-        case RC_WRITE_ONLY_IMM:
-        case RC_READ_REQUEST:
-        case RC_READ_RESPONSE_LAST:
-        case RC_READ_RESPONSE_ONLY:
-        case RC_ACKNOWLEDGE:
-            return true;
-        default:
-            return false;
-        }
-    }
+void
+RdmaBthHeader::Serialize(Buffer::Iterator start) const
+{
+    uint8_t b[SIZE];
+    Write(b);
+    start.Write(b, SIZE);
+}
 
-    const char* RdmaBthHeader::OpcodeName(uint8_t opcode)
-    {
-        switch (opcode)
-        {
-        case RC_SEND_FIRST:
-            return "RC_SEND_FIRST";
-        case RC_SEND_MIDDLE:
-            return "RC_SEND_MIDDLE";
-        case RC_SEND_LAST:
-            return "RC_SEND_LAST";
-        case RC_SEND_LAST_IMM:
-            return "RC_SEND_LAST_IMM";
-        case RC_SEND_ONLY:
-            return "RC_SEND_ONLY";
-        case RC_SEND_ONLY_IMM:
-            return "RC_SEND_ONLY_IMM";
-        case RC_WRITE_FIRST:
-            return "RC_WRITE_FIRST";
-        case RC_WRITE_MIDDLE:
-            return "RC_WRITE_MIDDLE";
-        case RC_WRITE_LAST:
-            return "RC_WRITE_LAST";
-        case RC_WRITE_LAST_IMM:
-            return "RC_WRITE_LAST_IMM";
-        case RC_WRITE_ONLY:
-            return "RC_WRITE_ONLY";
-        case RC_WRITE_ONLY_IMM:
-            return "RC_WRITE_ONLY_IMM";
-        case RC_READ_REQUEST:
-            return "RC_READ_REQUEST";
-        case RC_READ_RESPONSE_FIRST:
-            return "RC_READ_RESPONSE_FIRST";
-        case RC_READ_RESPONSE_MIDDLE:
-            return "RC_READ_RESPONSE_MIDDLE";
-        case RC_READ_RESPONSE_LAST:
-            return "RC_READ_RESPONSE_LAST";
-        case RC_READ_RESPONSE_ONLY:
-            return "RC_READ_RESPONSE_ONLY";
-        case RC_ACKNOWLEDGE:
-            return "RC_ACKNOWLEDGE";
-        case CNP:
-            return "CNP";
-        default:
-            return "UNKNOWN";
-        }
-    }
+uint32_t
+RdmaBthHeader::Deserialize(Buffer::Iterator start)
+{
+    uint8_t b[SIZE];
+    start.Read(b, SIZE);
+    Read(b);
+    return SIZE;
+}
 
-    void RdmaBthHeader::Print(std::ostream & os) const
-    {
-        os << "BTH " << OpcodeName(m_opcode) << "(0x" << std::hex << +m_opcode << std::dec << ")"
-           << " dqp=" << m_destQp << " psn=" << m_psn << " pkey=0x" << std::hex << m_pkey
-           << std::dec;
-        if (m_solicited)
-        {
-            os << " SE";
-        }
-        if (m_migReq)
-        {
-            os << " M";
-        }
-        if (m_ackReq)
-        {
-            os << " A";
-        }
-        if (m_fecn)
-        {
-            os << " FECN";
-        }
-        if (m_becn)
-        {
-            os << " BECN";
-        }
-        if (m_tsRequest)
-        {
-            os << " TS";
-            if (m_telemetry)
-            {
-                os << " INT";
-            }
-            if (m_padCount != 0)
-            {
-                os << " pad=" << +m_padCount;
-            }
-            if (m_tver != 0)
-            {
-                os << " tver=" << +m_tver;
-            }
-        }
-
-        uint32_t RdmaBthHeader::GetSerializedSize() const
-        {
-            return SIZE;
-        }
-
-        void RdmaBthHeader::Write(uint8_t * b) const
-        {
-            b[0] = m_opcode;
-            b[1] = static_cast<uint8_t>((m_solicited ? 0x80 : 0) | (m_migReq ? 0x40 : 0) |
-                                        (m_padCount << 4) | m_tver);
-            b[2] = static_cast<uint8_t>(m_pkey >> 8);
-            b[3] = static_cast<uint8_t>(m_pkey);
-            b[4] =
-                static_cast<uint8_t>((m_fecn ? 0x80 : 0) | (m_becn ? 0x40 : 0) |
-                                     (m_telemetry ? TELEMETRY_MASK : 0) | (m_tsRequest ? 0x10 : 0));
-            b[5] = static_cast<uint8_t>(m_destQp >> 16);
-            b[6] = static_cast<uint8_t>(m_destQp >> 8);
-            b[7] = static_cast<uint8_t>(m_destQp);
-            b[8] = m_ackReq ? 0x80 : 0;
-            b[9] = static_cast<uint8_t>(m_psn >> 16);
-            b[10] = static_cast<uint8_t>(m_psn >> 8);
-            b[11] = static_cast<uint8_t>(m_psn);
-        }
-
-        void RdmaBthHeader::Read(const uint8_t* b)
-        {
-            m_opcode = b[0];
-            m_solicited = (b[1] & 0x80) != 0;
-            m_migReq = (b[1] & 0x40) != 0;
-            m_padCount = (b[1] >> 4) & 0x03;
-            m_tver = b[1] & 0x0F;
-            m_pkey = static_cast<uint16_t>((b[2] << 8) | b[3]);
-            m_fecn = (b[4] & 0x80) != 0;
-            m_becn = (b[4] & 0x40) != 0;
-            m_tsRequest = (b[4] & 0x10) != 0;
-            m_telemetry = (b[4] & TELEMETRY_MASK) != 0;
-            m_destQp = (uint32_t(b[5]) << 16) | (uint32_t(b[6]) << 8) | b[7];
-            m_ackReq = (b[8] & 0x80) != 0;
-            m_psn = (uint32_t(b[9]) << 16) | (uint32_t(b[10]) << 8) | b[11];
-        }
-
-        void RdmaBthHeader::Serialize(Buffer::Iterator start) const
-        {
-            uint8_t b[SIZE];
-            Write(b);
-            start.Write(b, SIZE);
-        }
-
-        uint32_t RdmaBthHeader::Deserialize(Buffer::Iterator start)
-        {
-            uint8_t b[SIZE];
-            start.Read(b, SIZE);
-            Read(b);
-            return SIZE;
-        }
-
-    } // namespace ns3
+} // namespace ns3
