@@ -63,6 +63,14 @@ if(RDMA_PYTHON3 AND (NS3_STANDALONE OR ENABLE_TESTS))
                    ${CMAKE_CURRENT_SOURCE_DIR}
            WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}
   )
+  # test/check-in-tree.py: what ns-3's own CMake and test-runner read from this module's files
+  # (the textual dependency scan of CMakeLists.txt, valid test names), which a standalone build
+  # never exercises.
+  add_test(NAME check-in-tree
+           COMMAND ${RDMA_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/test/check-in-tree.py
+                   ${CMAKE_CURRENT_SOURCE_DIR}
+           WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}
+  )
 endif()
 
 unset(_rdma_test_target)
