@@ -10,7 +10,9 @@
 #    TestSuite "rdma" (./test.py -s rdma).
 #
 # Compile definitions given to the tests (all string literals):
-#   RDMA_BUILD_DIR       absolute build directory (standalone: build/, in-tree: ns-3's output dir)
+#   RDMA_BUILD_DIR       absolute build directory (standalone: build/, in-tree: ns-3's output dir);
+#                        read-only for tests: they write into rdmatest::OutputDir(), a
+#                        temporary directory (test/rdma-test-environment.h)
 #   RDMA_SOURCE_DIR      absolute path of this module's source folder
 #   RDMA_INCAST_EXAMPLE  absolute path of the rdma-incast example binary, "" when examples are
 #                        not built (in-tree with examples disabled)
