@@ -4,17 +4,23 @@
 #   make deps          install the Debian packages the build, tests and plots need (if missing)
 #   make build         configure (Release) and build into build/
 #   make demo          build, then run the rdma-incast example; its output goes to results/
-#   make test          build, then run all tests with CTest
+#   make test          build, then run all tests with CTest; then the same in build-debug/
+#   make debug         configure (Debug: NS_ASSERT and NS_LOG compiled in, -O1 -g) into build-debug/
+#   make test-debug    build-debug/, then run all tests there
 #   make bench         build, then run the benchmarks (benchmarks/run-benchmarks.py)
 #   make format        clang-format -i every .h/.cc
 #   make check-format  fail if any .h/.cc is not clang-formatted
-#   make clean         remove build/ and results/
+#   make clean         remove build/, build-debug/ and results/
 
 DEB_PACKAGES := build-essential cmake libns3-dev ns3 libgsl-dev libxml2-dev libpython3-dev \
                 libboost-dev googletest libgtest-dev tshark python3 python3-matplotlib
 
 BUILD_DIR   ?= build
 BUILD_TYPE  ?= Release
+# make debug: ns-3's assertions and logging on in the module (cmake/ns3-standalone.cmake's
+# NS3_ASSERT, NS3_LOG); -O1 keeps the tests that run examples fast enough for CI.
+DEBUG_BUILD_DIR ?= build-debug
+DEBUG_CXX_FLAGS ?= -O1 -g
 JOBS        ?= $(shell nproc 2>/dev/null || echo 2)
 CTEST_JOBS  ?= 2
 DEMO_ARGS   ?=
@@ -26,7 +32,7 @@ SUDO        := $(shell test "$$(id -u)" -eq 0 || echo sudo)
 FORMAT_DIRS  := model helper examples test benchmarks
 FORMAT_FILES  = $(shell find $(FORMAT_DIRS) -type f \( -name '*.h' -o -name '*.cc' \) 2>/dev/null | sort)
 
-.PHONY: all deps build demo test bench format check-format clean
+.PHONY: all deps build demo test bench format check-format clean debug test-debug
 
 all: build
 
@@ -59,6 +65,15 @@ demo: build
 
 test: build
 	ctest --test-dir $(BUILD_DIR) -j$(CTEST_JOBS) --output-on-failure
+	$(MAKE) --no-print-directory test-debug
+
+debug: deps
+	cmake -S . -B $(DEBUG_BUILD_DIR) -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=$(DEBUG_CXX_FLAGS)" \
+	    -DNS3_ASSERT=ON -DNS3_LOG=ON
+	cmake --build $(DEBUG_BUILD_DIR) -j$(JOBS)
+
+test-debug: debug
+	ctest --test-dir $(DEBUG_BUILD_DIR) -j$(CTEST_JOBS) --output-on-failure
 
 bench: build
 	$(PYTHON) benchmarks/run-benchmarks.py
@@ -70,4 +85,4 @@ check-format:
 	$(if $(FORMAT_FILES),$(CLANG_FORMAT) --dry-run --Werror $(FORMAT_FILES),@echo "make check-format: no .h/.cc files")
 
 clean:
-	rm -rf $(BUILD_DIR) results
+	rm -rf $(BUILD_DIR) $(DEBUG_BUILD_DIR) results

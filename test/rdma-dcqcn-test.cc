@@ -1076,7 +1076,7 @@ TEST(RdmaDcqcn, ConvergenceExampleIsDeterministicForASeed)
     {
         GTEST_SKIP() << "the dcqcn-convergence example is not built";
     }
-    const std::string dir = std::string(RDMA_BUILD_DIR) + "/test-output";
+    const std::string dir = OutputDir();
     std::string outputs[2];
     std::string summaries[2];
     for (int i = 0; i < 2; ++i)

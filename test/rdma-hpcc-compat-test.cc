@@ -62,9 +62,7 @@ HpccCompatExample()
 std::string
 OutputDir(const std::string& name)
 {
-    const std::string dir = std::string(RDMA_BUILD_DIR) + "/test-output";
-    mkdir(dir.c_str(), 0755);
-    const std::string sub = dir + "/" + name;
+    const std::string sub = rdmatest::OutputDir() + "/" + name;
     mkdir(sub.c_str(), 0755);
     return sub;
 }

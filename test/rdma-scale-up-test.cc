@@ -340,8 +340,8 @@ CheckAllReduce(uint32_t n, uint32_t p, uint64_t bytes, const std::string& select
     {
         GTEST_SKIP() << "examples are not built (configure with --enable-examples)";
     }
-    const std::string dir = std::string(RDMA_BUILD_DIR) + "/test-output/scale-up-" +
-                            std::to_string(n) + "x" + std::to_string(p) + "-" + selector;
+    const std::string dir =
+        OutputDir() + "/scale-up-" + std::to_string(n) + "x" + std::to_string(p) + "-" + selector;
     std::remove((dir + "/scale-up-allreduce.csv").c_str());
     const std::string cmd = exe + " --accelerators=" + std::to_string(n) +
                             " --planes=" + std::to_string(p) + " --bytes=" + std::to_string(bytes) +
