@@ -57,7 +57,7 @@ class RdmaIntInserter;
  * its node), so that independent runs also sample independent mappings of flows to paths.
  * Other policies: RdmaRandomSprayLoadBalancer, RdmaRoundRobinSprayLoadBalancer,
  * RdmaFlowletLoadBalancer, RdmaAdaptiveLoadBalancer.
- * The IPv4 header is forwarded unchanged except for ECN marking (no TTL decrement).
+ * The IPv4 header is forwarded unchanged except for the TTL (below) and ECN marking.
  *
  * <b>Admission.</b> The RdmaSwitchMmu accounts the packet on its (ingress port, class)
  * and its (egress port, class), or refuses it (drop reasons LOSSY_BUFFER_LIMIT,
@@ -82,6 +82,11 @@ class RdmaIntInserter;
  * packets are left alone. With Telemetry on, an
  * RdmaIntInserter follows and writes a hop record into packets that carry a telemetry
  * area. More stages: AddEgressProcessor (or RdmaHelper::AddEgressProcessor).
+ *
+ * <b>TTL.</b> Every forwarded IPv4 packet leaves with its TTL decremented (RFC 1812
+ * section 5.3.1; the header checksum, when present, updated incrementally as in RFC 1624);
+ * a packet that arrives with TTL 0 or 1 is dropped (reason TTL_EXPIRED, no ICMP). Hosts
+ * send TTL 64, so a receiver knows the hop count as 64 minus the TTL it reads.
  *
  * <b>PFC watchdog.</b> Off by default (PfcWatchdogDetectionTime 0). When on, every
  * PfcWatchdogPollInterval the switch looks at each lossless (egress port, class) transmit
@@ -118,6 +123,7 @@ class RdmaSwitch : public Object, public RdmaPortHandler
         EGRESS_QUEUE_LIMIT, //!< lossy class beyond the MMU's MaxEgressQueueBytes
         MALFORMED_PACKET,   //!< not an IPv4 packet, or truncated
         PFC_WATCHDOG,       //!< for a lossless queue the PFC watchdog found in a pause storm
+        TTL_EXPIRED,        //!< arrived with IPv4 TTL 0 or 1 (RFC 1812 section 5.3.1)
         NUM_DROP_REASONS    //!< number of reasons (not a reason)
     };
 
@@ -272,6 +278,16 @@ class RdmaSwitch : public Object, public RdmaPortHandler
     /// \return the ECMP seed in use (EcmpSeed, or derived from the node id if 0)
     uint64_t GetEffectiveEcmpSeed() const;
 
+    /**
+     * The IPv4 header checksum after the TTL is decremented by one, by RFC 1624's
+     * incremental update (eqn. 3), without summing the header again.
+     * \param checksum the checksum before
+     * \param ttl the TTL before (above 0)
+     * \param protocol the protocol byte (the TTL's 16-bit word partner)
+     * \return the checksum after
+     */
+    static uint16_t TtlDecrementChecksum(uint16_t checksum, uint8_t ttl, uint8_t protocol);
+
     /// \return the MMU
     Ptr<RdmaSwitchMmu> GetMmu() const;
 
@@ -399,6 +415,14 @@ class RdmaSwitch : public Object, public RdmaPortHandler
      * \param extraTxBytes wire bytes to add to the port's counter (the packet at dequeue)
      */
     void FillPortState(RdmaEgressContext& ctx, uint64_t extraTxBytes) const;
+    /**
+     * Decrement the IPv4 TTL in place, and update the header checksum incrementally if
+     * the header carries one (RFC 1624).
+     * \param packet the packet, starting with its IPv4 header
+     * \param head its first bytes as received (at least 12; TTL above 1)
+     * \param checksum the header carries a checksum
+     */
+    void DecrementTtl(const Ptr<Packet>& packet, const uint8_t* head, bool checksum);
     // Attribute accessors forwarding to the RED marker.
     void SetEcnEnabled(bool enabled);
     bool GetEcnEnabled() const;

@@ -3,7 +3,7 @@
  */
 
 // Switch egress processing: the RdmaEgressProcessor seam (hooks, filters, context, verdicts),
-// the RED marker as its first stage, and in-band telemetry insertion
+// the RED marker as its first stage, TTL decrement, and in-band telemetry insertion
 // (RdmaIntInserter) checked record by record against hand-computed times, byte counters
 // and queue lengths.
 //
@@ -192,6 +192,86 @@ class RecordingStage : public RdmaEgressProcessor
 using Star = rdmatest::SwitchStar<Receiver>;
 
 } // namespace
+
+// ---------------------------------------------------------------------------------------------
+// TTL
+
+TEST(RdmaEgress, IncrementalChecksumMatchesAFullRecompute)
+{
+    // RFC 1624's update against ns-3's own full checksum of the header after the change,
+    // over TTLs and addresses that exercise the end-around carry.
+    uint32_t checked = 0;
+    for (uint32_t ttl = 2; ttl <= 255; ttl += 7)
+    {
+        for (uint32_t a : {0x0a000001U, 0xffffff00U, 0x00000000U, 0x80808080U})
+        {
+            for (uint8_t proto : {uint8_t(17), uint8_t(6), uint8_t(255)})
+            {
+                Ipv4Header ip;
+                ip.SetSource(Ipv4Address(a));
+                ip.SetDestination(Ipv4Address(~a));
+                ip.SetProtocol(proto);
+                ip.SetPayloadSize(980);
+                ip.SetTtl(static_cast<uint8_t>(ttl));
+                ip.EnableChecksum();
+                uint8_t before[20];
+                Ptr<Packet> p = Create<Packet>();
+                p->AddHeader(ip);
+                p->CopyData(before, 20);
+                ip.SetTtl(static_cast<uint8_t>(ttl - 1));
+                uint8_t after[20];
+                Ptr<Packet> q = Create<Packet>();
+                q->AddHeader(ip);
+                q->CopyData(after, 20);
+                const uint16_t c = RdmaSwitch::TtlDecrementChecksum(
+                    static_cast<uint16_t>((before[10] << 8) | before[11]),
+                    static_cast<uint8_t>(ttl),
+                    proto);
+                EXPECT_EQ(c, (after[10] << 8) | after[11]) << "ttl " << ttl << " addr " << a;
+                ++checked;
+            }
+        }
+    }
+    EXPECT_EQ(checked, 37u * 4 * 3);
+}
+
+TEST(RdmaEgress, SwitchDecrementsTtlAndDropsExpiredPackets)
+{
+    Star star(2, MicroSeconds(1));
+    std::vector<std::string> reasons;
+    star.sw->TraceConnectWithoutContext("Drop",
+                                        MakeBoundCallback(
+                                            +[](std::vector<std::string>* log,
+                                                Ptr<const Packet>,
+                                                const char* r,
+                                                uint32_t,
+                                                uint8_t) { log->emplace_back(r); },
+                                            &reasons));
+    // Packets 0-3: TTL 64, 2, 1, 0; with and without a header checksum alternately.
+    const uint8_t ttls[] = {64, 2, 1, 0};
+    Sender s;
+    s.dev = star.hostDev[0];
+    s.count = 4;
+    s.make = [&](uint32_t i) {
+        return MakeRocePacket(SwitchStarHostAddress(0),
+                              SwitchStarHostAddress(1),
+                              false,
+                              Ipv4Header::ECN_ECT0,
+                              i % 2 == 0,
+                              ttls[i]);
+    };
+    s.Start(star.hosts.Get(0), MicroSeconds(1));
+    Simulator::Run();
+    const Receiver& r = star.sinks[1];
+    ASSERT_EQ(r.ip.size(), 2u);
+    EXPECT_EQ(r.ip[0].GetTtl(), 63);
+    EXPECT_TRUE(r.ip[0].IsChecksumOk()); // updated incrementally
+    EXPECT_EQ(r.ip[1].GetTtl(), 1);
+    EXPECT_EQ(star.sw->GetDropCount(RdmaSwitch::TTL_EXPIRED), 2u);
+    EXPECT_EQ(reasons, (std::vector<std::string>{"TTL_EXPIRED", "TTL_EXPIRED"}));
+    EXPECT_EQ(star.sw->GetMmu()->GetTotalUsed(), 0u);
+    Simulator::Destroy();
+}
 
 // ---------------------------------------------------------------------------------------------
 // The seam
@@ -404,6 +484,7 @@ TEST(RdmaEgress, TwoSwitchesWriteTwoHandCheckedRecords)
     for (uint32_t k = 0; k < 3; ++k)
     {
         SCOPED_TRACE(k);
+        EXPECT_EQ(rx.ip[k].GetTtl(), 62); // two switches
         EXPECT_TRUE(rx.ip[k].IsChecksumOk());
         const RdmaIntHeader& a = rx.area[k];
         ASSERT_EQ(a.GetNHops(), 2);
