@@ -511,6 +511,24 @@ MapConfig(HpccConfigReader& cfg)
                              "; valid: KMAX >= KMIN");
             }
         }
+        // Kmin/Kmax are KB (x 1000 bytes): above the buffer they could never be reached, and
+        // a value like 1e17 would overflow the integer threshold.
+        for (int m = 0; m < 2; ++m)
+        {
+            for (const auto& [r, k] : m == 0 ? s.kmin : s.kmax)
+            {
+                if (k * 1000 > static_cast<double>(s.bufferBytes))
+                {
+                    std::ostringstream v;
+                    v << k;
+                    cfg.Fail(m == 0 ? "KMIN_MAP" : "KMAX_MAP",
+                             "value " + v.str() + " for rate " + std::to_string(r) +
+                                 " is above the buffer (" + std::to_string(s.bufferBytes) +
+                                 " bytes); valid: 0 .. " + std::to_string(s.bufferBytes / 1000) +
+                                 " (KB)");
+                }
+            }
+        }
         for (const auto& [r, p] : s.pmax)
         {
             if (p > 1)
@@ -968,8 +986,24 @@ InstallSwitches(RdmaHelper& rdma,
             }
             const uint64_t r = dev->GetDataRate().GetBitRate();
             const uint64_t delayNs = dev->GetRdmaChannel()->GetDelay().GetNanoSeconds();
-            // The peer: headroom = rate * delay / 8 / 1e9 * 3 (integer arithmetic).
-            const uint64_t h = r * delayNs / 8 / 1000000000ULL * 3;
+            // The peer: headroom = rate * delay / 8 / 1e9 * 3 (integer arithmetic), here in
+            // 128 bits: 100 Gb/s x 0.184467441 s wraps 64 bits to 9 bytes. More than the
+            // buffer is refused (it could never be reserved).
+            const unsigned __int128 wide =
+                static_cast<unsigned __int128>(r) * delayNs / 8 / 1000000000ULL * 3;
+            if (wide > s.bufferBytes)
+            {
+                cfg.Fail("BUFFER_SIZE",
+                         "switch " + std::to_string(i) + "'s port " + std::to_string(d) + " (" +
+                             std::to_string(r) + " bit/s, delay " + std::to_string(delayNs) +
+                             " ns in " + topo.GetFileName() +
+                             ") needs a PFC headroom of 3 x rate x delay = " +
+                             (wide >> 64 ? std::string("more than 2^64")
+                                         : std::to_string(static_cast<uint64_t>(wide))) +
+                             " bytes, more than the buffer; valid: a shorter link or a larger "
+                             "BUFFER_SIZE");
+            }
+            const uint64_t h = static_cast<uint64_t>(wide);
             mixedHeadroom |= headroom != 0 && h != headroom;
             headroom = std::max(headroom, h);
             fasterThanNic |= r > nicRate;
@@ -1164,8 +1198,21 @@ PrintSummary(const Run& run,
     }
 }
 
+/**
+ * Open an HPCC input file and parse it with its reader's ParseOrThrow (errors as
+ * HpccInputError, which main() reports with exit status 1).
+ */
+template <typename Reader>
+void
+ReadInput(Reader& reader, const std::string& path, const char* what)
+{
+    std::ifstream in(path);
+    HPCC_INPUT_ERROR_IF(!in, "cannot open HPCC " << what << " file '" << path << "'");
+    reader.ParseOrThrow(in, path);
+}
+
 int
-main(int argc, char* argv[])
+RunHpccCompat(int argc, char* argv[])
 {
     // 100 Gb/s: frames are not whole nanoseconds; simulate in picoseconds.
     Time::SetResolution(Time::PS);
@@ -1193,19 +1240,16 @@ main(int argc, char* argv[])
                  "flags the ACK of every CE packet)",
                  cnpInterval);
     cmd.Parse(argc, argv);
-    NS_ABORT_MSG_IF(configFile.empty(), "--config=<HPCC configuration file> is required");
+    RdmaOptionChecker::Require(!configFile.empty() && FileExists(configFile),
+                               "config",
+                               configFile,
+                               "an HPCC configuration file that exists (required)");
+    RdmaOptionChecker::OutputDirectory("outDir", outDir);
     // Only an explicit --seed/--run overrides ns-3's global RngSeed/RngRun.
-    if (seed != 0)
-    {
-        RngSeedManager::SetSeed(seed);
-    }
-    if (runNumber != 0)
-    {
-        RngSeedManager::SetRun(runNumber);
-    }
+    RdmaOptionChecker::Seed(seed, runNumber);
 
     HpccConfigReader cfg;
-    cfg.Read(configFile);
+    ReadInput(cfg, configFile, "configuration");
     Settings s = MapConfig(cfg);
     const std::vector<std::string> unused = cfg.GetUnusedKeys();
     NS_ABORT_MSG_IF(!unused.empty(), "internal error: key " << unused[0] << " was not handled");
@@ -1228,9 +1272,9 @@ main(int argc, char* argv[])
         }
     }
     HpccTopologyReader topo;
-    topo.Read(topologyPath);
+    ReadInput(topo, topologyPath, "topology");
     HpccFlowReader flowReader;
-    flowReader.Read(flowPath);
+    ReadInput(flowReader, flowPath, "flow");
     flowReader.Validate(topo);
     if (s.backToZero)
     {
@@ -1320,4 +1364,20 @@ main(int argc, char* argv[])
     PrintSummary(run, pfc, switches, s, switchNotes, firstStart, wallStart, fctPath, pfcPath);
     Simulator::Destroy();
     return 0;
+}
+
+int
+main(int argc, char* argv[])
+{
+    // A malformed input file or configuration is a usage error: its message and status 1,
+    // not an abort trace.
+    try
+    {
+        return RunHpccCompat(argc, argv);
+    }
+    catch (const HpccInputError& e)
+    {
+        std::cerr << e.what() << std::endl;
+        return 1;
+    }
 }
