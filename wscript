@@ -75,6 +75,7 @@ def build(bld):
         'helper/hpcc-flow-reader.cc',
         'helper/hpcc-config-reader.cc',
         'helper/hpcc-line-cursor.cc',
+        'helper/rdma-option-checker.cc',
         ]
 
     headers = bld(features='ns3header')
@@ -126,6 +127,8 @@ def build(bld):
         'helper/hpcc-flow-reader.h',
         'helper/hpcc-config-reader.h',
         'helper/hpcc-line-cursor.h',
+        'helper/hpcc-input-error.h',
+        'helper/rdma-option-checker.h',
         ]
 
     incast_example = ''
@@ -178,6 +181,7 @@ def build(bld):
             'test/rdma-ecmp-spray-test.cc',
             'test/rdma-path-selector-test.cc',
             'test/rdma-scale-up-test.cc',
+            'test/rdma-robustness-test.cc',
             ]
         module_test.use.append('GTEST')
         module_test.defines = list(getattr(module_test, 'defines', [])) + [
