@@ -90,6 +90,7 @@ clean:
 sanitize-build: deps
 	cmake -S . -B $(SANITIZE_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" -DCMAKE_CXX_COMPILER=$(SANITIZE_CXX) \
+	    $(if $(shell command -v ccache 2>/dev/null),-DCMAKE_CXX_COMPILER_LAUNCHER=ccache) \
 	    -DRDMA_SANITIZE=ON -DRDMA_FUZZ=ON
 	cmake --build $(SANITIZE_DIR) -j$(JOBS)
 
