@@ -76,6 +76,7 @@ def build(bld):
         'helper/hpcc-config-reader.cc',
         'helper/hpcc-line-cursor.cc',
         'helper/rdma-option-checker.cc',
+        'helper/rdma-conservation-monitor.cc',
         ]
 
     headers = bld(features='ns3header')
@@ -129,6 +130,7 @@ def build(bld):
         'helper/hpcc-line-cursor.h',
         'helper/hpcc-input-error.h',
         'helper/rdma-option-checker.h',
+        'helper/rdma-conservation-monitor.h',
         ]
 
     incast_example = ''

@@ -50,9 +50,9 @@ NS_LOG_COMPONENT_DEFINE("DcqcnConvergenceExample");
 namespace
 {
 
-/// Wire bytes of a data packet besides its payload: Ethernet 14, IPv4 20, UDP 8, BTH 12,
-/// ICRC 4, FCS 4, preamble 8, inter-frame gap 12.
-constexpr double WIRE_OVERHEAD = 82.0;
+/// Wire bytes of a data packet besides its payload (82: Ethernet, IPv4, UDP, BTH, ICRC, FCS,
+/// preamble, inter-frame gap).
+constexpr double WIRE_OVERHEAD = RdmaNetDevice::ROCE_PACKET_OVERHEAD_BYTES;
 
 /// One flow of the experiment.
 struct Flow
@@ -505,8 +505,11 @@ main(int argc, char* argv[])
                     wireFactor};
     Simulator::ScheduleWithContext(sw->GetId(), Seconds(0), &Sample, &sampler);
 
+    RdmaConservationMonitor conservation; // sent = delivered + dropped + in flight
+    conservation.Install(NodeContainer::GetGlobal());
     Simulator::Stop(duration);
     Simulator::Run();
+    conservation.Print(std::cout); // long flows: still sending at the end
 
     // ---- summary
     const double fair = lineBps / nFlows;

@@ -297,6 +297,19 @@ LineGoodput(const SprayConfig& cfg, bool sack)
     return DataRate(cfg.rate).GetBitRate() * double(cfg.mtu) / wire;
 }
 
+/// Byte conservation over all runs (RdmaConservationMonitor per run).
+struct ConservationTotals
+{
+    uint64_t runs{0};       //!< runs checked
+    uint64_t imbalanced{0}; //!< runs whose bytes did not balance
+    uint64_t sent{0};       //!< IPv4 bytes the hosts sent, all runs
+    uint64_t delivered{0};  //!< delivered to hosts
+    uint64_t dropped{0};    //!< dropped (switches by reason, links)
+    uint64_t inFlight{0};   //!< still in flight when a run ended
+};
+
+ConservationTotals g_conservation; //!< filled by RunOnce
+
 RunResult
 RunOnce(const SprayConfig& cfg, const std::string& policy, const std::string& scheme, uint32_t run)
 {
@@ -410,8 +423,21 @@ RunOnce(const SprayConfig& cfg, const std::string& policy, const std::string& sc
         Simulator::ScheduleWithContext(src->GetId(), Seconds(0), &RdmaQueuePair::PostSend, qp, wr);
     }
 
+    RdmaConservationMonitor conservation; // sent = delivered + dropped + in flight
+    conservation.Install(NodeContainer::GetGlobal());
     Simulator::Stop(cfg.stopTime);
     Simulator::Run();
+    ++g_conservation.runs;
+    g_conservation.imbalanced += conservation.GetImbalance() != 0;
+    g_conservation.sent += conservation.GetSent();
+    g_conservation.delivered += conservation.GetDelivered();
+    g_conservation.dropped += conservation.GetDropped();
+    g_conservation.inFlight += conservation.GetInFlight();
+    if (conservation.GetImbalance() != 0)
+    {
+        std::cout << policy << "/" << scheme << " run " << run << ": ";
+        conservation.Print(std::cout);
+    }
 
     if (ctx.windowOpen && !ctx.windowClosed)
     {
@@ -835,6 +861,13 @@ main(int argc, char* argv[])
               << (anyDrop ? "WARNING: drops occurred, not all retransmissions are spurious"
                           : "no drop anywhere: all are spurious")
               << ")\n";
+    std::cout << "conservation: " << g_conservation.runs << " runs; sent " << g_conservation.sent
+              << " B = delivered " << g_conservation.delivered << " + dropped "
+              << g_conservation.dropped << " + in flight " << g_conservation.inFlight << ": "
+              << (g_conservation.imbalanced == 0
+                      ? std::string("balanced")
+                      : "IMBALANCE in " + std::to_string(g_conservation.imbalanced) + " runs")
+              << "\n";
     std::cout << "CSV " << output << ", " << flowOutput << "\n";
     return 0;
 }

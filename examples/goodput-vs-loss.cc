@@ -353,10 +353,15 @@ RunOnce(const LossRunConfig& cfg, const std::string& scheme, double lossRate, ui
         requesters.push_back(qp);
     }
 
-    const double capacity = DataRate(cfg.rate).GetBitRate() * cfg.mtu / (cfg.mtu + 82.0); // bit/s
+    const double capacity = DataRate(cfg.rate).GetBitRate() * cfg.mtu /
+                            (cfg.mtu + RdmaNetDevice::ROCE_PACKET_OVERHEAD_BYTES); // bit/s
     const Time stop = Seconds(cfg.stopFactor * cfg.bytes * 8.0 / capacity + 20 * rtt0);
     Simulator::Stop(stop);
+    RdmaConservationMonitor conservation; // sent = delivered + dropped + in flight
+    conservation.Install(NodeContainer::GetGlobal());
     Simulator::Run();
+    std::cout << "  " << scheme << " p=" << lossRate << ": ";
+    conservation.Print(std::cout);
 
     uint64_t bytes = 0;
     Time lastDone(0);
@@ -555,8 +560,10 @@ main(int argc, char* argv[])
 
     const double k = AnalyticalK(cfg);
     const double n = std::ceil(double(std::min(cfg.messageSize, cfg.bytes / cfg.flows)) / cfg.mtu);
-    const double capacity = DataRate(cfg.rate).GetBitRate() * cfg.mtu / (cfg.mtu + 82.0);
-    const double sackHeader = (cfg.mtu + 82.0) / (cfg.mtu + 98.0);
+    const double overhead = RdmaNetDevice::ROCE_PACKET_OVERHEAD_BYTES; // 82 bytes
+    const double capacity = DataRate(cfg.rate).GetBitRate() * cfg.mtu / (cfg.mtu + overhead);
+    // A RETH (16 bytes) in every SACK WRITE packet.
+    const double sackHeader = (cfg.mtu + overhead) / (cfg.mtu + overhead + 16);
 
     RdmaOutputHelper::CreateParentDirectories(output);
     std::ofstream csv(output);

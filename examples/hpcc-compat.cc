@@ -83,7 +83,7 @@ namespace
 
 /// Per-packet wire bytes of a RoCEv2 WRITE packet besides the payload: Ethernet 14, IPv4
 /// 20, UDP 8, BTH 12, ICRC 4, FCS 4, preamble and SFD 8, inter-frame gap 12.
-constexpr uint64_t WIRE_OVERHEAD = 82;
+constexpr uint64_t WIRE_OVERHEAD = RdmaNetDevice::ROCE_PACKET_OVERHEAD_BYTES;
 /// The RETH of the first packet of a WRITE.
 constexpr uint64_t RETH_BYTES = 16;
 
@@ -236,17 +236,6 @@ MapConfig(HpccConfigReader& cfg)
     }
     s.ecn = cfg.Has("ENABLE_QCN") ? cfg.GetBoolean("ENABLE_QCN") : true;
     s.dcqcn = s.ecn;
-    if (s.dcqcn)
-    {
-        TypeId tid;
-        if (!TypeId::LookupByNameFailSafe("ns3::DcqcnCongestionControl", &tid))
-        {
-            cfg.Fail("CC_MODE",
-                     "CC_MODE 1 with ENABLE_QCN 1 needs DCQCN (ns3::DcqcnCongestionControl), "
-                     "which this build of the rdma module does not have yet; ENABLE_QCN 0 "
-                     "runs without ECN at line rate");
-        }
-    }
     Map(cfg,
         s,
         "CC_MODE",
@@ -425,13 +414,6 @@ MapConfig(HpccConfigReader& cfg)
     s.chunkSize = cfg.Has("L2_CHUNK_SIZE") ? cfg.GetUinteger("L2_CHUNK_SIZE", 0, 0xFFFFFFFF) : 0;
     if (s.backToZero)
     {
-        TypeId tid;
-        if (!TypeId::LookupByNameFailSafe("ns3::RdmaGoBackZeroLossRecovery", &tid))
-        {
-            cfg.Fail("L2_BACK_TO_ZERO",
-                     "go-back-0 needs ns3::RdmaGoBackZeroLossRecovery, which this build of the "
-                     "rdma module does not have yet; valid: 0 (go-back-N)");
-        }
         if (s.chunkSize == 0)
         {
             cfg.Fail("L2_CHUNK_SIZE",
@@ -1356,12 +1338,15 @@ RunHpccCompat(int argc, char* argv[])
     }
     run.remaining = static_cast<uint32_t>(flows.size());
 
+    RdmaConservationMonitor conservation; // sent = delivered + dropped + in flight
+    conservation.Install(NodeContainer::GetGlobal());
     Simulator::Stop(s.stopTime);
     Simulator::Run();
     run.fct.close();
     pfc.out.close();
 
     PrintSummary(run, pfc, switches, s, switchNotes, firstStart, wallStart, fctPath, pfcPath);
+    conservation.Print(std::cout);
     Simulator::Destroy();
     return 0;
 }

@@ -226,6 +226,9 @@ main(int argc, char* argv[])
                                        sampleInterval);
     }
 
+    RdmaConservationMonitor conservation; // sent = delivered + dropped + in flight
+    conservation.Install(NodeContainer(hosts, switchNode));
+
     Simulator::Stop(stopTime); // in case a message never completes
     Simulator::Run();
 
@@ -247,7 +250,8 @@ main(int argc, char* argv[])
     csv << "flow,sender,bytes,start_us,fct_us,goodput_gbps,packets_sent,retransmissions,timeouts,"
            "completed\n";
 
-    const double wireOverhead = 82.0; // bytes per packet besides payload, see file comment
+    // Bytes per packet besides payload (82), see the file comment.
+    const double wireOverhead = RdmaNetDevice::ROCE_PACKET_OVERHEAD_BYTES;
     const double lineRate = DataRate(rate).GetBitRate();
     const double goodputBps = lineRate * mtu / (mtu + wireOverhead);
     uint32_t completed = 0;
@@ -287,6 +291,7 @@ main(int argc, char* argv[])
     std::cout << "drops: switch " << sw->GetTotalDrops() << ", links " << linkDrops
               << "; ECN marks " << sw->GetEcnMarks() << "; retransmissions " << retransmissions
               << ", timeouts " << timeouts << "\n";
+    conservation.Print(std::cout, senders * messageBytes, completed * messageBytes);
     std::cout << "events " << Simulator::GetEventCount() << "; CSV " << output << "\n";
 
     Simulator::Destroy();

@@ -85,7 +85,7 @@ namespace
 {
 
 /// Ethernet 14 + IPv4 20 + UDP 8 + BTH 12 + ICRC 4 + FCS 4 + preamble/SFD 8 + IFG 12.
-constexpr double DATA_OVERHEAD_BYTES = 82;
+constexpr double DATA_OVERHEAD_BYTES = RdmaNetDevice::ROCE_PACKET_OVERHEAD_BYTES;
 /// The RETH of a WRITE's first packet.
 constexpr double RETH_BYTES = 16;
 /// An ACK: Ethernet 14 + IPv4 20 + UDP 8 + BTH 12 + AETH 4 + ICRC 4 + FCS 4 + 8 + 12.
@@ -277,8 +277,11 @@ main(int argc, char* argv[])
         Simulator::ScheduleWithContext(ring.nodes[i]->GetId(), Seconds(0), &PostStep, &ring, i, 0u);
     }
 
+    RdmaConservationMonitor conservation; // sent = delivered + dropped + in flight
+    conservation.Install(NodeContainer::GetGlobal());
     Simulator::Stop(stopTime); // in case a step never completes
     Simulator::Run();
+    conservation.Print(std::cout);
 
     // Step s ends when the last accelerator has its chunk of step s.
     std::vector<Time> stepEnd(ring.steps, Time(0));
