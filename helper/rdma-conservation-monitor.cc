@@ -207,8 +207,8 @@ RdmaConservationMonitor::Print(std::ostream& os) const
         os << reason << " " << bytes << ", ";
     }
     os << "link " << m_linkDrops << ") + in flight " << GetInFlight() << " (switch buffers "
-       << SwitchHeld() << ", host queues " << DeviceQueued() << ", on wire "
-       << m_wireTx - m_wireRx << "): ";
+       << SwitchHeld() << ", host queues " << DeviceQueued() << ", on wire " << m_wireTx - m_wireRx
+       << "): ";
     const int64_t imbalance = GetImbalance();
     if (imbalance == 0)
     {
