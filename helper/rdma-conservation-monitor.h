@@ -99,7 +99,7 @@ class RdmaConservationMonitor
     uint64_t DeviceQueued() const;
 
     std::vector<Ptr<RdmaNetDevice>> m_hostDevices; //!< the hosts' ports
-    std::vector<Ptr<RdmaSwitch>> m_switches;   //!< every watched switch
+    std::vector<Ptr<RdmaSwitch>> m_switches;       //!< every watched switch
     uint64_t m_sent{0};
     uint64_t m_delivered{0};
     uint64_t m_wireTx{0};

@@ -539,8 +539,9 @@ namespace
 uint32_t
 CheckConservation(const std::string& output, uint64_t* dropped = nullptr)
 {
-    const std::regex line("conservation: (?:[0-9]+ runs; )?sent ([0-9]+) B = delivered ([0-9]+) "
-                          "\\+ dropped ([0-9]+).* \\+ in flight ([0-9]+).*: (balanced|IMBALANCE.*)");
+    const std::regex line(
+        "conservation: (?:[0-9]+ runs; )?sent ([0-9]+) B = delivered ([0-9]+) "
+        "\\+ dropped ([0-9]+).* \\+ in flight ([0-9]+).*: (balanced|IMBALANCE.*)");
     uint32_t n = 0;
     for (auto it = std::sregex_iterator(output.begin(), output.end(), line);
          it != std::sregex_iterator();
@@ -577,12 +578,14 @@ TEST(RdmaRobustness, EveryExamplePrintsABalancedConservationLine)
     const std::string dir = OutputDir("conservation");
     const std::vector<std::pair<std::string, std::string>> runs = {
         {"rdma-incast", "--senders=4 --size=200000 --queueOutput=none"},
-        {"goodput-vs-loss", "--schemes=gbn,gb0,sack --lossRates=0,0.01 --bytes=1000000 "
-                            "--messageSize=500000"},
+        {"goodput-vs-loss",
+         "--schemes=gbn,gb0,sack --lossRates=0,0.01 --bytes=1000000 "
+         "--messageSize=500000"},
         {"dcqcn-convergence", "--flows=2 --duration=3ms --summaryOutput=" + dir + "/s.csv"},
         {"ecmp-vs-spray", "--k=2 --seeds=2 --bytes=200000 --flowOutput=" + dir + "/f.csv"},
-        {"pfc-storm", "--k=4 --size=100000 --stormStart=50us --stormDuration=100us "
-                      "--window=20us --stopTime=2ms --seriesOutput=none"},
+        {"pfc-storm",
+         "--k=4 --size=100000 --stormStart=50us --stormDuration=100us "
+         "--window=20us --stopTime=2ms --seriesOutput=none"},
         {"scale-up-allreduce", "--accelerators=4 --planes=2 --bytes=400000"},
     };
     for (const auto& [name, args] : runs)
@@ -602,9 +605,9 @@ TEST(RdmaRobustness, EveryExamplePrintsABalancedConservationLine)
     EXPECT_GT(dropped, 0u) << lossy.output;
     EXPECT_NE(lossy.output.find("LOSSY_BUFFER_LIMIT"), std::string::npos) << lossy.output;
     dropped = 0;
-    const ExampleRun loss = RunExample("goodput-vs-loss",
-                                       "--schemes=gbn --lossRates=0.01 --bytes=1000000 --output=" +
-                                           dir + "/loss.csv");
+    const ExampleRun loss =
+        RunExample("goodput-vs-loss",
+                   "--schemes=gbn --lossRates=0.01 --bytes=1000000 --output=" + dir + "/loss.csv");
     EXPECT_EQ(CheckConservation(loss.output, &dropped), 1u) << loss.output;
     EXPECT_GT(dropped, 0u) << loss.output;
 }
