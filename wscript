@@ -82,6 +82,8 @@ def build(bld):
         'helper/hpcc-flow-reader.cc',
         'helper/hpcc-config-reader.cc',
         'helper/hpcc-line-cursor.cc',
+        'helper/rdma-option-checker.cc',
+        'helper/rdma-conservation-monitor.cc',
         ]
 
     headers = bld(features='ns3header')
@@ -141,6 +143,9 @@ def build(bld):
         'helper/hpcc-flow-reader.h',
         'helper/hpcc-config-reader.h',
         'helper/hpcc-line-cursor.h',
+        'helper/hpcc-input-error.h',
+        'helper/rdma-option-checker.h',
+        'helper/rdma-conservation-monitor.h',
         ]
 
     incast_example = ''
@@ -196,6 +201,7 @@ def build(bld):
             'test/rdma-ecmp-spray-test.cc',
             'test/rdma-path-selector-test.cc',
             'test/rdma-scale-up-test.cc',
+            'test/rdma-robustness-test.cc',
             ]
         module_test.use.append('GTEST')
         module_test.defines = list(getattr(module_test, 'defines', [])) + [

@@ -50,9 +50,9 @@ NS_LOG_COMPONENT_DEFINE("DcqcnConvergenceExample");
 namespace
 {
 
-/// Wire bytes of a data packet besides its payload: Ethernet 14, IPv4 20, UDP 8, BTH 12,
-/// ICRC 4, FCS 4, preamble 8, inter-frame gap 12.
-constexpr double WIRE_OVERHEAD = 82.0;
+/// Wire bytes of a data packet besides its payload (82: Ethernet, IPv4, UDP, BTH, ICRC, FCS,
+/// preamble, inter-frame gap).
+constexpr double WIRE_OVERHEAD = RdmaNetDevice::ROCE_PACKET_OVERHEAD_BYTES;
 
 /// One flow of the experiment.
 struct Flow
@@ -261,8 +261,8 @@ main(int argc, char* argv[])
     uint64_t kmax = 200000;
     double pmax = 0.01;
     std::string preset = "paper";
-    uint32_t seed = 1;
-    uint32_t run = 1;
+    uint32_t seed = 0; // 0: ns-3's RngSeed (default 1, or --RngSeed)
+    uint32_t run = 0;  // 0: ns-3's RngRun (default 1, or --RngRun)
     Time sampleInterval = MicroSeconds(10);
     Time measureFrom = Seconds(-1);
     Time convergenceWindow = MilliSeconds(5);
@@ -320,8 +320,8 @@ main(int argc, char* argv[])
     cmd.AddValue("clampTargetRate", "ClampTargetRate (true/false)", clampTargetRate);
     cmd.AddValue("clampAfterTimeInc", "ClampTargetRateAfterTimeIncrease", clampAfterTimeInc);
     cmd.AddValue("cnpInterval", "ns3::RdmaNic::CnpInterval (NP), e.g. 50us", cnpInterval);
-    cmd.AddValue("seed", "random seed (ns3::RngSeedManager)", seed);
-    cmd.AddValue("run", "random run number", run);
+    cmd.AddValue("seed", "random seed (ns3::RngSeedManager; 0: ns-3's --RngSeed)", seed);
+    cmd.AddValue("run", "random run number (0: ns-3's --RngRun)", run);
     cmd.AddValue("sampleInterval", "time series sampling interval", sampleInterval);
     cmd.AddValue("measureFrom",
                  "start of the steady-state window (default: half-way)",
@@ -333,12 +333,54 @@ main(int argc, char* argv[])
     cmd.AddValue("summaryOutput", "summary CSV (key,value)", summaryOutput);
     cmd.Parse(argc, argv);
 
-    NS_ABORT_MSG_IF(nFlows == 0, "--flows must be at least 1");
-    NS_ABORT_MSG_IF(preset != "paper" && preset != "connectx",
-                    "--preset " << preset << " is unknown; valid: paper, connectx");
-    NS_ABORT_MSG_IF(!sampleInterval.IsStrictlyPositive(), "--sampleInterval must be > 0");
-    RngSeedManager::SetSeed(seed);
-    RngSeedManager::SetRun(run);
+    // Every option checked before anything is built (helper/rdma-option-checker.h).
+    using Check = RdmaOptionChecker;
+    Check::Range<uint32_t>("flows", nFlows, 1, 100000);
+    Check::Require(preset == "paper" || preset == "connectx", "preset", preset, "paper, connectx");
+    Check::Rate("rate", rate);
+    Check::NonNegative("delay", delay);
+    Check::Positive("duration", duration);
+    Check::NonNegative("startInterval", startInterval);
+    Check::Attribute("mtu", std::to_string(mtu), "ns3::RdmaNic", "Mtu");
+    Check::Attribute("ackInterval", std::to_string(ackInterval), "ns3::RdmaNic", "AckInterval");
+    Check::Range<uint64_t>("buffer", bufferBytes, 1, 1ULL << 40, "bytes");
+    Check::Range<uint64_t>("kmax", kmax, 0, bufferBytes, "bytes (at most --buffer)");
+    Check::Range<uint64_t>("kmin", kmin, 0, kmax, "bytes (at most --kmax)");
+    Check::Require(pmax >= 0 && pmax <= 1, "pmax", pmax, "a probability 0 .. 1");
+    Check::Positive("sampleInterval", sampleInterval);
+    Check::Positive("convergenceWindow", convergenceWindow);
+    Check::OutputFile("output", output);
+    Check::OutputFile("summaryOutput", summaryOutput);
+    // The DCQCN options are attributes: their own checkers say what is valid.
+    const std::vector<std::tuple<const char*, const char*, std::string*>> dcqcnOptions = {
+        {"g", "G", &g},
+        {"initialAlpha", "InitialAlpha", &initialAlpha},
+        {"alphaInterval", "AlphaUpdateInterval", &alphaInterval},
+        {"alphaMode", "AlphaUpdateMode", &alphaMode},
+        {"rateDecreaseInterval", "RateDecreaseInterval", &rateDecreaseInterval},
+        {"rateDecreaseDivisor", "RateDecreaseDivisor", &rateDecreaseDivisor},
+        {"minDecreaseFactor", "MinDecreaseFactor", &minDecreaseFactor},
+        {"timer", "RateIncreaseInterval", &timer},
+        {"byteCounter", "ByteCounter", &byteCounter},
+        {"fastRecovery", "FastRecoverySteps", &fastRecovery},
+        {"rai", "AdditiveIncreaseRate", &rai},
+        {"rhai", "HyperIncreaseRate", &rhai},
+        {"minRate", "MinRate", &minRate},
+        {"clampTargetRate", "ClampTargetRate", &clampTargetRate},
+        {"clampAfterTimeInc", "ClampTargetRateAfterTimeIncrease", &clampAfterTimeInc},
+    };
+    for (const auto& [option, attribute, value] : dcqcnOptions)
+    {
+        if (!value->empty())
+        {
+            Check::Attribute(option, *value, "ns3::DcqcnCongestionControl", attribute);
+        }
+    }
+    if (!cnpInterval.empty())
+    {
+        Check::Attribute("cnpInterval", cnpInterval, "ns3::RdmaNic", "CnpInterval");
+    }
+    Check::Seed(seed, run);
 
     std::vector<Time> starts = ParseTimes(startTimes);
     NS_ABORT_MSG_IF(!starts.empty() && starts.size() != nFlows,
@@ -385,24 +427,7 @@ main(int argc, char* argv[])
         DcqcnCongestionControl::ApplyConnectXPreset(rdma);
     }
     // ... and each option overrides one of them.
-    const std::vector<std::pair<const char*, std::string*>> overrides = {
-        {"G", &g},
-        {"InitialAlpha", &initialAlpha},
-        {"AlphaUpdateInterval", &alphaInterval},
-        {"AlphaUpdateMode", &alphaMode},
-        {"RateDecreaseInterval", &rateDecreaseInterval},
-        {"RateDecreaseDivisor", &rateDecreaseDivisor},
-        {"MinDecreaseFactor", &minDecreaseFactor},
-        {"RateIncreaseInterval", &timer},
-        {"ByteCounter", &byteCounter},
-        {"FastRecoverySteps", &fastRecovery},
-        {"AdditiveIncreaseRate", &rai},
-        {"HyperIncreaseRate", &rhai},
-        {"MinRate", &minRate},
-        {"ClampTargetRate", &clampTargetRate},
-        {"ClampTargetRateAfterTimeIncrease", &clampAfterTimeInc},
-    };
-    for (const auto& [name, value] : overrides)
+    for (const auto& [option, name, value] : dcqcnOptions)
     {
         if (!value->empty())
         {
@@ -480,8 +505,11 @@ main(int argc, char* argv[])
                     wireFactor};
     Simulator::ScheduleWithContext(sw->GetId(), Seconds(0), &Sample, &sampler);
 
+    RdmaConservationMonitor conservation; // sent = delivered + dropped + in flight
+    conservation.Install(NodeContainer::GetGlobal());
     Simulator::Stop(duration);
     Simulator::Run();
+    conservation.Print(std::cout); // long flows: still sending at the end
 
     // ---- summary
     const double fair = lineBps / nFlows;
@@ -581,10 +609,16 @@ main(int argc, char* argv[])
     std::cout << "dcqcn-convergence: " << nFlows << " flows -> 1, " << rate << ", delay "
               << delay.As(Time::US) << ", MTU " << mtu << ", " << duration.As(Time::MS)
               << ", preset " << preset << "\n";
+    // Times in microseconds (the attribute's string form is +5.5e+07ps).
+    auto timeAttr = [&](const std::string& name) {
+        TimeValue v;
+        flows[0].cc->GetAttribute(name, v);
+        return v.Get().As(Time::US);
+    };
     std::cout << "  DCQCN: G " << attr("G") << ", InitialAlpha " << attr("InitialAlpha") << ", K "
-              << attr("AlphaUpdateInterval") << " (" << attr("AlphaUpdateMode")
-              << "), RateDecreaseInterval " << attr("RateDecreaseInterval") << ", T "
-              << attr("RateIncreaseInterval") << ", B " << attr("ByteCounter") << " B, F "
+              << timeAttr("AlphaUpdateInterval") << " (" << attr("AlphaUpdateMode")
+              << "), RateDecreaseInterval " << timeAttr("RateDecreaseInterval") << ", T "
+              << timeAttr("RateIncreaseInterval") << ", B " << attr("ByteCounter") << " B, F "
               << attr("FastRecoverySteps") << ", R_AI " << attr("AdditiveIncreaseRate")
               << ", R_HAI " << attr("HyperIncreaseRate") << ", MinRate " << attr("MinRate")
               << ", MinDecreaseFactor " << attr("MinDecreaseFactor") << ", ClampTargetRate "

@@ -83,7 +83,7 @@ namespace
 
 /// Per-packet wire bytes of a RoCEv2 WRITE packet besides the payload: Ethernet 14, IPv4
 /// 20, UDP 8, BTH 12, ICRC 4, FCS 4, preamble and SFD 8, inter-frame gap 12.
-constexpr uint64_t WIRE_OVERHEAD = 82;
+constexpr uint64_t WIRE_OVERHEAD = RdmaNetDevice::ROCE_PACKET_OVERHEAD_BYTES;
 /// The RETH of the first packet of a WRITE.
 constexpr uint64_t RETH_BYTES = 16;
 
@@ -236,17 +236,6 @@ MapConfig(HpccConfigReader& cfg)
     }
     s.ecn = cfg.Has("ENABLE_QCN") ? cfg.GetBoolean("ENABLE_QCN") : true;
     s.dcqcn = s.ecn;
-    if (s.dcqcn)
-    {
-        TypeId tid;
-        if (!TypeId::LookupByNameFailSafe("ns3::DcqcnCongestionControl", &tid))
-        {
-            cfg.Fail("CC_MODE",
-                     "CC_MODE 1 with ENABLE_QCN 1 needs DCQCN (ns3::DcqcnCongestionControl), "
-                     "which this build of the rdma module does not have yet; ENABLE_QCN 0 "
-                     "runs without ECN at line rate");
-        }
-    }
     Map(cfg,
         s,
         "CC_MODE",
@@ -425,13 +414,6 @@ MapConfig(HpccConfigReader& cfg)
     s.chunkSize = cfg.Has("L2_CHUNK_SIZE") ? cfg.GetUinteger("L2_CHUNK_SIZE", 0, 0xFFFFFFFF) : 0;
     if (s.backToZero)
     {
-        TypeId tid;
-        if (!TypeId::LookupByNameFailSafe("ns3::RdmaGoBackZeroLossRecovery", &tid))
-        {
-            cfg.Fail("L2_BACK_TO_ZERO",
-                     "go-back-0 needs ns3::RdmaGoBackZeroLossRecovery, which this build of the "
-                     "rdma module does not have yet; valid: 0 (go-back-N)");
-        }
         if (s.chunkSize == 0)
         {
             cfg.Fail("L2_CHUNK_SIZE",
@@ -509,6 +491,24 @@ MapConfig(HpccConfigReader& cfg)
                          "Kmax " + std::to_string(s.kmax.at(r)) + " is below Kmin " +
                              std::to_string(k) + " for rate " + std::to_string(r) +
                              "; valid: KMAX >= KMIN");
+            }
+        }
+        // Kmin/Kmax are KB (x 1000 bytes): above the buffer they could never be reached, and
+        // a value like 1e17 would overflow the integer threshold.
+        for (int m = 0; m < 2; ++m)
+        {
+            for (const auto& [r, k] : m == 0 ? s.kmin : s.kmax)
+            {
+                if (k * 1000 > static_cast<double>(s.bufferBytes))
+                {
+                    std::ostringstream v;
+                    v << k;
+                    cfg.Fail(m == 0 ? "KMIN_MAP" : "KMAX_MAP",
+                             "value " + v.str() + " for rate " + std::to_string(r) +
+                                 " is above the buffer (" + std::to_string(s.bufferBytes) +
+                                 " bytes); valid: 0 .. " + std::to_string(s.bufferBytes / 1000) +
+                                 " (KB)");
+                }
             }
         }
         for (const auto& [r, p] : s.pmax)
@@ -968,8 +968,24 @@ InstallSwitches(RdmaHelper& rdma,
             }
             const uint64_t r = dev->GetDataRate().GetBitRate();
             const uint64_t delayNs = dev->GetRdmaChannel()->GetDelay().GetNanoSeconds();
-            // The peer: headroom = rate * delay / 8 / 1e9 * 3 (integer arithmetic).
-            const uint64_t h = r * delayNs / 8 / 1000000000ULL * 3;
+            // The peer: headroom = rate * delay / 8 / 1e9 * 3 (integer arithmetic), here in
+            // 128 bits: 100 Gb/s x 0.184467441 s wraps 64 bits to 9 bytes. More than the
+            // buffer is refused (it could never be reserved).
+            const unsigned __int128 wide =
+                static_cast<unsigned __int128>(r) * delayNs / 8 / 1000000000ULL * 3;
+            if (wide > s.bufferBytes)
+            {
+                cfg.Fail("BUFFER_SIZE",
+                         "switch " + std::to_string(i) + "'s port " + std::to_string(d) + " (" +
+                             std::to_string(r) + " bit/s, delay " + std::to_string(delayNs) +
+                             " ns in " + topo.GetFileName() +
+                             ") needs a PFC headroom of 3 x rate x delay = " +
+                             (wide >> 64 ? std::string("more than 2^64")
+                                         : std::to_string(static_cast<uint64_t>(wide))) +
+                             " bytes, more than the buffer; valid: a shorter link or a larger "
+                             "BUFFER_SIZE");
+            }
+            const uint64_t h = static_cast<uint64_t>(wide);
             mixedHeadroom |= headroom != 0 && h != headroom;
             headroom = std::max(headroom, h);
             fasterThanNic |= r > nicRate;
@@ -1164,8 +1180,21 @@ PrintSummary(const Run& run,
     }
 }
 
+/**
+ * Open an HPCC input file and parse it with its reader's ParseOrThrow (errors as
+ * HpccInputError, which main() reports with exit status 1).
+ */
+template <typename Reader>
+void
+ReadInput(Reader& reader, const std::string& path, const char* what)
+{
+    std::ifstream in(path);
+    HPCC_INPUT_ERROR_IF(!in, "cannot open HPCC " << what << " file '" << path << "'");
+    reader.ParseOrThrow(in, path);
+}
+
 int
-main(int argc, char* argv[])
+RunHpccCompat(int argc, char* argv[])
 {
     // 100 Gb/s: frames are not whole nanoseconds; simulate in picoseconds.
     Time::SetResolution(Time::PS);
@@ -1193,19 +1222,16 @@ main(int argc, char* argv[])
                  "flags the ACK of every CE packet)",
                  cnpInterval);
     cmd.Parse(argc, argv);
-    NS_ABORT_MSG_IF(configFile.empty(), "--config=<HPCC configuration file> is required");
+    RdmaOptionChecker::Require(!configFile.empty() && FileExists(configFile),
+                               "config",
+                               configFile,
+                               "an HPCC configuration file that exists (required)");
+    RdmaOptionChecker::OutputDirectory("outDir", outDir);
     // Only an explicit --seed/--run overrides ns-3's global RngSeed/RngRun.
-    if (seed != 0)
-    {
-        RngSeedManager::SetSeed(seed);
-    }
-    if (runNumber != 0)
-    {
-        RngSeedManager::SetRun(runNumber);
-    }
+    RdmaOptionChecker::Seed(seed, runNumber);
 
     HpccConfigReader cfg;
-    cfg.Read(configFile);
+    ReadInput(cfg, configFile, "configuration");
     Settings s = MapConfig(cfg);
     const std::vector<std::string> unused = cfg.GetUnusedKeys();
     NS_ABORT_MSG_IF(!unused.empty(), "internal error: key " << unused[0] << " was not handled");
@@ -1228,9 +1254,9 @@ main(int argc, char* argv[])
         }
     }
     HpccTopologyReader topo;
-    topo.Read(topologyPath);
+    ReadInput(topo, topologyPath, "topology");
     HpccFlowReader flowReader;
-    flowReader.Read(flowPath);
+    ReadInput(flowReader, flowPath, "flow");
     flowReader.Validate(topo);
     if (s.backToZero)
     {
@@ -1312,12 +1338,31 @@ main(int argc, char* argv[])
     }
     run.remaining = static_cast<uint32_t>(flows.size());
 
+    RdmaConservationMonitor conservation; // sent = delivered + dropped + in flight
+    conservation.Install(NodeContainer::GetGlobal());
     Simulator::Stop(s.stopTime);
     Simulator::Run();
     run.fct.close();
     pfc.out.close();
 
     PrintSummary(run, pfc, switches, s, switchNotes, firstStart, wallStart, fctPath, pfcPath);
+    conservation.Print(std::cout);
     Simulator::Destroy();
     return 0;
+}
+
+int
+main(int argc, char* argv[])
+{
+    // A malformed input file or configuration is a usage error: its message and status 1,
+    // not an abort trace.
+    try
+    {
+        return RunHpccCompat(argc, argv);
+    }
+    catch (const HpccInputError& e)
+    {
+        std::cerr << e.what() << std::endl;
+        return 1;
+    }
 }

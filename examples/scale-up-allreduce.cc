@@ -85,7 +85,7 @@ namespace
 {
 
 /// Ethernet 14 + IPv4 20 + UDP 8 + BTH 12 + ICRC 4 + FCS 4 + preamble/SFD 8 + IFG 12.
-constexpr double DATA_OVERHEAD_BYTES = 82;
+constexpr double DATA_OVERHEAD_BYTES = RdmaNetDevice::ROCE_PACKET_OVERHEAD_BYTES;
 /// The RETH of a WRITE's first packet.
 constexpr double RETH_BYTES = 16;
 /// An ACK: Ethernet 14 + IPv4 20 + UDP 8 + BTH 12 + AETH 4 + ICRC 4 + FCS 4 + 8 + 12.
@@ -167,7 +167,8 @@ main(int argc, char* argv[])
     std::string pathSelector = "interleave";
     uint32_t mtu = 1024;
     uint32_t granularity = 0; // 0: the MTU
-    uint32_t seed = 1;
+    uint32_t seed = 0;        // 0: ns-3's RngSeed (default 1, or --RngSeed)
+    uint32_t run = 0;         // 0: ns-3's RngRun (default 1, or --RngRun)
     std::string output = "results";
     Time stopTime = Seconds(1);
 
@@ -185,20 +186,36 @@ main(int argc, char* argv[])
                  "interleave block in bytes (power of two, >= MTU; 0: the MTU)",
                  granularity);
     cmd.AddValue("mtu", "RoCE path MTU (payload bytes per packet)", mtu);
-    cmd.AddValue("seed", "random run number (ns3::RngSeedManager::SetRun)", seed);
+    cmd.AddValue("seed", "random seed (ns3::RngSeedManager; 0: ns-3's --RngSeed)", seed);
+    cmd.AddValue("run", "random run number (0: ns-3's --RngRun)", run);
     cmd.AddValue("output", "directory for the CSV files (created if needed)", output);
     cmd.AddValue("stopTime", "give up at this simulated time", stopTime);
     cmd.Parse(argc, argv);
 
-    NS_ABORT_MSG_IF(bytes == 0 || bytes % accelerators != 0,
-                    "--bytes=" << bytes << " must be a positive multiple of --accelerators="
-                               << accelerators << " (N chunks of S/N bytes)");
+    // Every option checked before anything is built (helper/rdma-option-checker.h).
+    using Check = RdmaOptionChecker;
+    Check::Range<uint32_t>("accelerators", accelerators, 2, 100000);
+    Check::Range<uint32_t>("planes", planes, 1, 1024);
+    Check::Require(bytes > 0 && bytes % accelerators == 0,
+                   "bytes",
+                   bytes,
+                   "a positive multiple of --accelerators=" + std::to_string(accelerators) +
+                       " (N chunks of S/N bytes)");
+    Check::Rate("rate", rate);
+    Check::NonNegative("linkLatency", linkLatency);
+    Check::NonNegative("switchLatency", switchLatency);
+    Check::Require(pathSelector == "qp" || pathSelector == "spray" || pathSelector == "interleave",
+                   "pathSelector",
+                   pathSelector,
+                   "qp, spray, interleave");
+    Check::Attribute("mtu", std::to_string(mtu), "ns3::RdmaNic", "Mtu");
+    Check::Positive("stopTime", stopTime);
+    Check::OutputDirectory("output", output);
     if (granularity == 0)
     {
         granularity = mtu;
     }
-    RngSeedManager::SetSeed(1);
-    RngSeedManager::SetRun(seed);
+    Check::Seed(seed, run);
 
     ScaleUpHelper pod;
     pod.SetAccelerators(accelerators); // checks N >= 2
@@ -260,8 +277,11 @@ main(int argc, char* argv[])
         Simulator::ScheduleWithContext(ring.nodes[i]->GetId(), Seconds(0), &PostStep, &ring, i, 0u);
     }
 
+    RdmaConservationMonitor conservation; // sent = delivered + dropped + in flight
+    conservation.Install(NodeContainer::GetGlobal());
     Simulator::Stop(stopTime); // in case a step never completes
     Simulator::Run();
+    conservation.Print(std::cout);
 
     // Step s ends when the last accelerator has its chunk of step s.
     std::vector<Time> stepEnd(ring.steps, Time(0));

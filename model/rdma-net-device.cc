@@ -434,6 +434,11 @@ RdmaNetDevice::GetDataRate() const
 void
 RdmaNetDevice::SetDataRate(DataRate rate)
 {
+    // Refused here, where every helper sets the rate: a 0 bit/s port would divide by zero
+    // in the serialization time and in the queue pairs' pacing.
+    NS_ABORT_MSG_IF(rate.GetBitRate() == 0,
+                    "RdmaNetDevice::SetDataRate: rate " << rate
+                                                        << " is not valid; valid: > 0 bit/s");
     m_dataRate = rate;
     m_bitRate = rate.GetBitRate();
 }

@@ -180,6 +180,11 @@ class RdmaNetDevice : public NetDevice
     static constexpr uint32_t IFG_BYTES = 12;
     /// Ethernet II header: destination, source, EtherType.
     static constexpr uint32_t ETHERNET_HEADER_BYTES = 14;
+    /// Wire bytes of a RoCEv2 data packet besides its payload (no RETH): Ethernet 14, IPv4
+    /// 20, UDP 8, BTH 12, ICRC 4, FCS 4, preamble and SFD 8, inter-frame gap 12. The one
+    /// definition of the 82 bytes behind every analytical goodput rate x MTU / (MTU + 82).
+    static constexpr uint32_t ROCE_PACKET_OVERHEAD_BYTES =
+        ETHERNET_HEADER_BYTES + 20 + 8 + 12 + 4 + FCS_BYTES + PREAMBLE_SFD_BYTES + IFG_BYTES;
     /// Minimum Ethernet frame, FCS included.
     static constexpr uint32_t MIN_FRAME_BYTES = 64;
     /// EtherType of IPv4.

@@ -40,8 +40,6 @@ constexpr uint32_t PARSE_BYTES = RdmaPortHandler::HEAD_BYTES;
 static_assert(PARSE_BYTES >= IPV4_HEADER_BYTES + 4, "the ports follow a 20-byte IPv4 header");
 /// Largest IPv4 header (IHL 15) plus the two ports.
 constexpr uint32_t PARSE_BYTES_MAX = 60 + 4;
-/// Bytes of an Ethernet II header (no 802.1Q tag).
-constexpr uint32_t ETHERNET_HEADER_BYTES = 14;
 /// PFC pause time of an XOFF frame, quanta.
 constexpr uint16_t XOFF_QUANTA = 0xFFFF;
 /// Ingress FIFO entry: the ingress port in the low bits, and what the dequeue-time ECN marker
@@ -434,7 +432,7 @@ RdmaSwitch::AddPort(Ptr<RdmaNetDevice> device)
                         << "; an MMU serves one switch");
 
     const uint32_t maxFrameWire =
-        RdmaNetDevice::WireBytes(device->GetMtu() + ETHERNET_HEADER_BYTES);
+        RdmaNetDevice::WireBytes(device->GetMtu() + RdmaNetDevice::ETHERNET_HEADER_BYTES);
     NS_ABORT_MSG_IF(m_ports.size() > FIFO_PORT_MASK,
                     "RdmaSwitch::AddPort: a switch has at most " << FIFO_PORT_MASK + 1 << " ports");
     const uint32_t port = m_mmu->AddPort(device->GetDataRate(), channel->GetDelay(), maxFrameWire);

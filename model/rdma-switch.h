@@ -192,8 +192,9 @@ class RdmaSwitch : public Object, public RdmaPortHandler
     Ptr<Node> GetNode() const;
 
     /**
-     * Make a device of the node a port of the switch: registers the IPv4 protocol handler
-     * and the dequeue callback, and declares the port (rate, cable delay, MTU) to the MMU.
+     * Make a device of the node a port of the switch: the switch becomes the device's port
+     * handler (the device calls HandleReceive/HandleDequeue directly, no protocol handler or
+     * callback), and the port (rate, cable delay, MTU) is declared to the MMU.
      * The device must be attached to its channel.
      * \param device the device
      * \return the port index
@@ -499,13 +500,6 @@ class RdmaSwitch : public Object, public RdmaPortHandler
      */
     Time GetRefreshInterval(uint32_t port) const;
     /**
-     * Dequeue callback of a port's device.
-     * \param port the egress port (bound)
-     * \param device the device
-     * \param packet the packet starting transmission
-     * \param cls its class
-     */
-    /**
      * Forward a received IPv4 packet: parse, route, admit, mark, queue.
      * \param inPort the ingress port
      * \param packet the packet
@@ -573,7 +567,6 @@ class RdmaSwitch : public Object, public RdmaPortHandler
     /// Ingress port of every packet waiting in each egress (port, class) queue.
     std::vector<std::array<RdmaFifo<uint32_t>, NUM_CLASSES>> m_ingressFifo;
     std::vector<EventId> m_refreshEvents;
-    bool m_configChecked{false};
 
     // Egress stages: m_egress[0] is m_red; the hook lists hold the stages each hook calls.
     /// A stage as a hook calls it: raw pointer (m_egress owns it) and what it wants.

@@ -52,6 +52,23 @@ ParseConfig(HpccConfigReader& r, const std::string& text)
     r.Parse(in, "config.txt");
 }
 
+/// Run `f`, return the message of the HpccInputError it throws ("" if none): the readers'
+/// Validate() and the configuration getters report errors this way (issue 13).
+template <typename F>
+std::string
+InputError(F f)
+{
+    try
+    {
+        f();
+    }
+    catch (const HpccInputError& e)
+    {
+        return e.what();
+    }
+    return "";
+}
+
 /// Path of the hpcc-compat example.
 std::string
 HpccCompatExample()
@@ -470,24 +487,24 @@ TEST(RdmaHpccCompatDeathTest, MalformedFlowsNameFileLineAndField)
                  "flows.txt: the file ends after 1 flows; the header .line 1. announces 2");
     EXPECT_DEATH(ParseFlows(r, "1\n0 1 3 100 10 2\n0 1 3 100 10 2\n"),
                  "flows.txt:3: unexpected content");
-    EXPECT_DEATH(
-        {
+    EXPECT_TRUE(std::regex_search(
+        InputError([] {
             HpccTopologyReader topo;
             ParseTopology(topo, "3 1 2\n2\n0 2 1Gbps 1us 0\n1 2 1Gbps 1us 0\n");
             HpccFlowReader flows;
             ParseFlows(flows, "2\n0 1 3 100 10 2\n0 2 3 100 10 2\n");
             flows.Validate(topo);
-        },
-        "flows.txt:3: flow field 2 .dst. '2' is a switch in the topology topo.txt");
-    EXPECT_DEATH(
-        {
+        }),
+        std::regex("flows.txt:3: flow field 2 .dst. '2' is a switch in the topology topo.txt")));
+    EXPECT_TRUE(std::regex_search(
+        InputError([] {
             HpccTopologyReader topo;
             ParseTopology(topo, "3 1 2\n2\n0 2 1Gbps 1us 0\n1 2 1Gbps 1us 0\n");
             HpccFlowReader flows;
             ParseFlows(flows, "1\n9 1 3 100 10 2\n");
             flows.Validate(topo);
-        },
-        "flows.txt:2: flow field 1 .src. '9' is not a node of the topology topo.txt");
+        }),
+        std::regex("flows.txt:2: flow field 1 .src. '9' is not a node of the topology topo.txt")));
 }
 
 TEST(RdmaHpccCompatDeathTest, MalformedConfigNamesFileLineAndKey)
@@ -504,34 +521,33 @@ TEST(RdmaHpccCompatDeathTest, MalformedConfigNamesFileLineAndKey)
     EXPECT_DEATH(ParseConfig(r, "KMAX_MAP 2 100000000000 1600\n"),
                  "config.txt:1: KMAX_MAP announces 2 pairs but has 2 values after the count");
     EXPECT_DEATH(ParseConfig(r, "KMIN_MAP x\n"), "config.txt:1: KMIN_MAP count 'x' is not valid");
-    EXPECT_DEATH(
-        {
+    EXPECT_TRUE(std::regex_search(
+        InputError([] {
             HpccConfigReader c;
             ParseConfig(c, "# a comment\nENABLE_QCN 2\n");
             c.GetBoolean("ENABLE_QCN");
-        },
-        "config.txt:2: ENABLE_QCN 2: value '2' is not valid; valid: 0 or 1");
-    EXPECT_DEATH(
-        {
+        }),
+        std::regex("config.txt:2: ENABLE_QCN 2: value '2' is not valid; valid: 0 or 1")));
+    EXPECT_TRUE(std::regex_search(
+        InputError([] {
             HpccConfigReader c;
             ParseConfig(c, "RATE_AI 20Mbs\n");
             c.GetDataRate("RATE_AI");
-        },
-        "config.txt:1: RATE_AI 20Mbs: value '20Mbs' is not valid; valid: a data rate");
-    EXPECT_DEATH(
-        {
+        }),
+        std::regex("config.txt:1: RATE_AI 20Mbs: value '20Mbs' is not valid; valid: a data rate")));
+    EXPECT_TRUE(std::regex_search(
+        InputError([] {
             HpccConfigReader c;
             ParseConfig(c, "PMAX_MAP 1 100000000000 x\n");
             c.GetRateMap("PMAX_MAP");
-        },
-        "config.txt:1: PMAX_MAP 1 100000000000 x: value 'x' .pair 1. is not valid");
-    EXPECT_DEATH(
-        {
-            HpccConfigReader c;
-            ParseConfig(c, "CC_MODE 1\n");
-            c.GetString("FLOW_FILE");
-        },
-        "config.txt: key FLOW_FILE is required but not set");
+        }),
+        std::regex("config.txt:1: PMAX_MAP 1 100000000000 x: value 'x' .pair 1. is not valid")));
+    EXPECT_TRUE(std::regex_search(InputError([] {
+                                      HpccConfigReader c;
+                                      ParseConfig(c, "CC_MODE 1\n");
+                                      c.GetString("FLOW_FILE");
+                                  }),
+                                  std::regex("config.txt: key FLOW_FILE is required but not set")));
     EXPECT_DEATH(r.Read("/nonexistent/config.txt"),
                  "cannot open HPCC configuration file '/nonexistent/config.txt'");
 }
@@ -740,4 +756,41 @@ TEST(RdmaHpccCompat, ExampleRefusesWhatItCannotHonour)
     std::string output;
     EXPECT_NE(RunExample(dir, dir + "/config.txt", &output), 0);
     EXPECT_NE(output.find("unknown key 'ENABLE_IRN'"), std::string::npos) << output;
+}
+
+// Issue 13: the peer's headroom 3 x rate x delay was computed in 64 bits and wrapped (100 Gb/s
+// x 0.184467441 s gave 9 bytes of headroom and drops in the lossless class); KMIN_MAP /
+// KMAX_MAP values were cast from double to integer out of range (1e17 KB). Both are refused
+// with the key, the value and the valid range, before the run.
+TEST(RdmaHpccCompat, HeadroomAndEcnThresholdsDoNotWrap)
+{
+    if (HpccCompatExample().empty())
+    {
+        GTEST_SKIP() << "examples are not built (configure with --enable-examples)";
+    }
+    const std::string dir = OutputDir("hpcc-compat-wrap");
+    WriteFile(dir + "/flows.txt", "1\n0 1 3 100 1000 2.0\n");
+    WriteFile(dir + "/topo.txt", "3 1 2\n2\n0 2 100Gbps 0.001ms 0\n1 2 100Gbps 0.184467441s 0\n");
+    WriteFile(dir + "/config.txt", TinyConfig("topo.txt", "flows.txt", ""));
+    std::string output;
+    EXPECT_NE(RunExample(dir, dir + "/config.txt", &output), 0) << output;
+    EXPECT_TRUE(std::regex_search(
+        output,
+        std::regex("switch 2's port 1 .100000000000 bit/s, delay 184467441 ns in .*topo.txt. "
+                   "needs a PFC headroom of 3 x rate x delay = 6917529036 bytes, more than "
+                   "the buffer")))
+        << output;
+    EXPECT_EQ(output.find("terminate called"), std::string::npos) << output;
+
+    WriteFile(dir + "/topo.txt", "3 1 2\n2\n0 2 100Gbps 0.001ms 0\n1 2 100Gbps 0.001ms 0\n");
+    WriteFile(dir + "/config.txt",
+              TinyConfig("topo.txt",
+                         "flows.txt",
+                         "ENABLE_QCN 1\nKMIN_MAP 1 100000000000 1e17\n"
+                         "KMAX_MAP 1 100000000000 2e17\nPMAX_MAP 1 100000000000 0.2\n"));
+    EXPECT_NE(RunExample(dir, dir + "/config.txt", &output), 0) << output;
+    EXPECT_TRUE(std::regex_search(output,
+                                  std::regex("KMIN_MAP 1 100000000000 1e17: value 1e.17 for rate "
+                                             "100000000000 is above the buffer")))
+        << output;
 }
