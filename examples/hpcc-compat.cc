@@ -40,8 +40,10 @@
  *  - SIMULATOR_STOP_TIME -> Simulator::Stop.
  *
  * Node ids are those of the topology file; host i has the peer's address
- * 11.(i/256).(i%256).1, and the flows of a host use UDP source ports 10000, 10001, ... in
- * file order, as in the peer, so that the fct.txt lines match.
+ * 11.(i/256).(i%256).1, and the flows from one host to one destination use UDP source ports
+ * 10000, 10001, ... in file order, as the peer numbers them (scratch/third.cc keeps a
+ * counter per (source, destination) pair), so that the fct.txt lines and the ECMP paths
+ * (the source port is part of the hashed 5-tuple) match.
  *
  * Output formats (as the peer writes them):
  *  - fct.txt, one line per completed flow, in completion order:
@@ -1296,11 +1298,13 @@ main(int argc, char* argv[])
     }
     const auto& flows = flowReader.GetFlows();
     run.flows.resize(flows.size());
-    std::unordered_map<uint32_t, uint32_t> nextPort;
+    // The peer's portNumder[src][dst]: 10000 for every host pair, + 1 per flow of the pair.
+    std::unordered_map<uint64_t, uint32_t> nextPort;
     Time firstStart = Time::Max();
     for (uint32_t i = 0; i < flows.size(); ++i)
     {
-        auto it = nextPort.emplace(flows[i].src, 10000).first;
+        const uint64_t pair = (static_cast<uint64_t>(flows[i].src) << 32) | flows[i].dst;
+        auto it = nextPort.emplace(pair, 10000).first;
         run.flows[i].flow = &flows[i];
         run.flows[i].sport = static_cast<uint16_t>(it->second++);
         firstStart = std::min(firstStart, flows[i].start);

@@ -581,6 +581,39 @@ TEST(RdmaHpccCompat, ExampleWritesFctInThePeersFormat)
     EXPECT_EQ(ReadText(dir + "/pfc.txt"), "");
 }
 
+TEST(RdmaHpccCompat, SourcePortsNumberedPerSourceDestinationPair)
+{
+    if (HpccCompatExample().empty())
+    {
+        GTEST_SKIP() << "examples are not built (configure with --enable-examples)";
+    }
+    // The peer's scratch/third.cc keeps portNumder[src][dst], set to 10000 for every host
+    // pair and incremented per flow of that pair: host 0's flows to 1, 2, 1 and 2 -> 1 use
+    // source ports 10000, 10000, 10001 and 10000 (numbered per source host they would be
+    // 10000, 10001, 10002 and 10000).
+    const std::string dir = OutputDir("hpcc-compat-ports");
+    WriteFile(dir + "/topo.txt",
+              "4 1 3\n3\n0 3 100Gbps 0.001ms 0\n1 3 100Gbps 0.001ms 0\n2 3 100Gbps 0.001ms 0\n");
+    WriteFile(dir + "/flows.txt",
+              "4\n0 1 3 100 1000 2.0\n0 2 3 100 1000 2.00001\n0 1 3 100 1000 2.00002\n"
+              "2 1 3 100 1000 2.00003\n");
+    WriteFile(dir + "/config.txt", TinyConfig("topo.txt", "flows.txt", ""));
+    std::string output;
+    ASSERT_EQ(RunExample(dir, dir + "/config.txt", &output), 0) << output;
+    const auto fct = ReadRecords(dir + "/fct.txt");
+    ASSERT_EQ(fct.size(), 4u) << ReadText(dir + "/fct.txt");
+    std::map<std::string, std::string> portOfStart; // start_ns -> sport
+    for (const auto& f : fct)
+    {
+        ASSERT_GE(f.size(), 6u);
+        portOfStart[f[5]] = f[2];
+    }
+    EXPECT_EQ(portOfStart["2000000000"], "10000");
+    EXPECT_EQ(portOfStart["2000010000"], "10000");
+    EXPECT_EQ(portOfStart["2000020000"], "10001");
+    EXPECT_EQ(portOfStart["2000030000"], "10000");
+}
+
 TEST(RdmaHpccCompat, ExampleWritesPfcInThePeersFormat)
 {
     if (HpccCompatExample().empty())
