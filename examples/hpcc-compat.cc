@@ -45,12 +45,20 @@
  * counter per (source, destination) pair), so that the fct.txt lines and the ECMP paths
  * (the source port is part of the hashed 5-tuple) match.
  *
+ * --framing chooses what a packet costs on the wire: `roce` (default) is real RoCEv2 on
+ * Ethernet, 82 bytes per data packet besides the payload (plus the 16-byte RETH once);
+ * `hpcc-sim` charges the bytes of the peer's packets (ns3::RdmaNetDevice::Framing
+ * HpccSimulator: 36 per data packet with DCQCN, 48 per ACK, no CNP, 31 per PFC frame),
+ * so that differences that remain are model differences, not framing differences.
+ *
  * Output formats (as the peer writes them):
  *  - fct.txt, one line per completed flow, in completion order:
  *    `sip dip sport dport size start_ns fct_ns standalone_fct_ns` (addresses in hex,
  *    %08x). dport is the flow file's (on the wire RoCEv2 uses 4791); standalone_fct is the
  *    peer's formula base_rtt + total_bytes x 8 / bottleneck_rate with this model's
- *    per-packet wire overhead (82 bytes, plus the 16-byte RETH once).
+ *    per-packet wire overhead (82 bytes, plus the 16-byte RETH once) or, with
+ *    --framing=hpcc-sim, the peer's own (48 bytes: CustomHeader::GetStaticWholeHeaderSize
+ *    without INT, which counts a 14-byte Ethernet header where its wire has PPP's 2).
  *  - pfc.txt, one line per PFC frame received: `time_ns node_id node_type if_index type`
  *    with node_type 0 host / 1 switch, if_index the device index + 1 (the peer's device 0
  *    is the loopback), type 1 pause / 0 resume. This model also sends pause refreshes
@@ -88,6 +96,10 @@ namespace
 constexpr uint64_t WIRE_OVERHEAD = 82;
 /// The RETH of the first packet of a WRITE.
 constexpr uint64_t RETH_BYTES = 16;
+/// The peer's per-packet bytes in its standalone FCT (scratch/third.cc qp_finish:
+/// CustomHeader::GetStaticWholeHeaderSize() - IntHeader::GetStaticSize(): Ethernet 14,
+/// IPv4 20, UDP 8, SeqTs 6).
+constexpr uint64_t PEER_STANDALONE_OVERHEAD = 48;
 
 /// Everything the configuration file says, mapped onto this module.
 struct Settings
@@ -729,6 +741,7 @@ struct Run
     std::unordered_map<uint32_t, std::vector<PathInfo>> pathCache;
     std::vector<FlowState> flows;
     uint32_t mtu{1000};
+    bool peerFraming{false}; //!< --framing=hpcc-sim
     std::ofstream fct;
     uint32_t remaining{0};
 };
@@ -749,7 +762,8 @@ StandaloneFctNs(Run* run, const HpccFlow& f)
     const PathInfo& p = it->second[f.src];
     const uint64_t baseRtt = 2 * p.delayNs + p.txDelayNs;
     const uint64_t packets = (f.size + run->mtu - 1) / run->mtu;
-    const uint64_t totalBytes = f.size + packets * WIRE_OVERHEAD + RETH_BYTES;
+    const uint64_t totalBytes = run->peerFraming ? f.size + packets * PEER_STANDALONE_OVERHEAD
+                                                 : f.size + packets * WIRE_OVERHEAD + RETH_BYTES;
     return baseRtt + static_cast<uint64_t>(static_cast<long double>(totalBytes) * 8e9L / p.bw);
 }
 
@@ -1180,6 +1194,7 @@ main(int argc, char* argv[])
     uint32_t seed = 0;      // 0: keep ns-3's RngSeed (default 1, or --RngSeed)
     uint32_t runNumber = 0; // 0: keep ns-3's RngRun (default 1, or --RngRun)
     Time cnpInterval(0);
+    std::string framing = "roce";
     CommandLine cmd(__FILE__);
     cmd.Usage("Run an HPCC-simulator configuration (config, topology and flow files) unchanged; "
               "write fct.txt and pfc.txt in that simulator's formats.");
@@ -1194,8 +1209,22 @@ main(int argc, char* argv[])
                  "ns3::RdmaNic::CnpInterval (0: a CNP for every CE-marked packet, as the peer "
                  "flags the ACK of every CE packet)",
                  cnpInterval);
+    cmd.AddValue("framing",
+                 "what a packet costs on the wire: roce (real RoCEv2 on Ethernet) or hpcc-sim "
+                 "(the peer's packet bytes, ns3::RdmaNetDevice::Framing HpccSimulator)",
+                 framing);
     cmd.Parse(argc, argv);
     NS_ABORT_MSG_IF(configFile.empty(), "--config=<HPCC configuration file> is required");
+    NS_ABORT_MSG_IF(framing != "roce" && framing != "hpcc-sim",
+                    "--framing=" << framing << " is not valid; valid: roce, hpcc-sim");
+    const bool peerFraming = framing == "hpcc-sim";
+    if (peerFraming)
+    {
+        Config::SetDefault("ns3::RdmaNetDevice::Framing", EnumValue(RdmaNetDevice::HPCC_SIMULATOR));
+        // The peer's INT header for CC_MODE 1 (DCQCN): IntHeader::mode NONE, 0 bytes
+        // (scratch/third.cc; HPCC's CC_MODE 3 would carry 42, TIMELY's 7 carries 8).
+        Config::SetDefault("ns3::RdmaNetDevice::HpccIntBytes", UintegerValue(0));
+    }
     // Only an explicit --seed/--run overrides ns-3's global RngSeed/RngRun.
     if (seed != 0)
     {
@@ -1254,7 +1283,11 @@ main(int argc, char* argv[])
     std::cout << "hpcc-compat: " << configFile << "\n  topology " << topologyPath << ": "
               << topo.GetNNodes() << " nodes (" << topo.GetNSwitches() << " switches), "
               << topo.GetLinks().size() << " links\n  flows " << flowPath << ": "
-              << flowReader.GetFlows().size() << "\nconfiguration mapping:\n";
+              << flowReader.GetFlows().size() << "\n  framing "
+              << (peerFraming ? "hpcc-sim (the peer's packet bytes: data payload + 36, ACK 48, "
+                                "CNP 0, PFC 31)"
+                              : "roce (RoCEv2 on Ethernet: data payload + 82, RETH 16 once)")
+              << "\nconfiguration mapping:\n";
     for (const auto& line : s.mapping)
     {
         std::cout << line << "\n";
@@ -1284,6 +1317,7 @@ main(int argc, char* argv[])
     run.topo = &topo;
     run.nodes = nodes;
     run.mtu = s.mtu;
+    run.peerFraming = peerFraming;
     run.fct.open(fctPath);
     NS_ABORT_MSG_IF(!run.fct, "cannot write " << fctPath);
     PfcLog pfc;

@@ -5,8 +5,11 @@
 #include "rdma-net-device.h"
 
 #include "pfc-pause-header.h"
+#include "rdma-aeth-header.h"
+#include "rdma-bth-header.h"
 #include "rdma-channel.h"
 #include "rdma-recycled-allocation.h"
+#include "rdma-reth-header.h"
 
 #include "ns3/abort.h"
 #include "ns3/enum.h"
@@ -156,6 +159,25 @@ RdmaNetDevice::GetTypeId()
                                           "StrictPriority",
                                           RdmaNetDevice::ROUND_ROBIN,
                                           "RoundRobin"))
+            .AddAttribute("Framing",
+                          "What a frame costs on the wire: Ethernet (real: FCS, padding to 64 "
+                          "bytes, preamble, SFD, inter-frame gap) or HpccSimulator (the bytes "
+                          "of the HPCC simulator's packets, for comparisons with it: data "
+                          "payload + 36 + HpccIntBytes, ACK 48, CNP 0, PFC 31)",
+                          EnumValue(RdmaNetDevice::ETHERNET),
+                          MakeEnumAccessor(&RdmaNetDevice::m_framing),
+                          MakeEnumChecker(RdmaNetDevice::ETHERNET,
+                                          "Ethernet",
+                                          RdmaNetDevice::HPCC_SIMULATOR,
+                                          "HpccSimulator"))
+            .AddAttribute("HpccIntBytes",
+                          "Framing HpccSimulator: the INT header the HPCC simulator adds to "
+                          "data packets and ACKs for its congestion control (IntHeader::"
+                          "GetStaticSize: 0 for DCQCN and DCTCP, 42 for HPCC, 8 for TIMELY, "
+                          "1 or 2 for HPCC-PINT)",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&RdmaNetDevice::m_hpccIntBytes),
+                          MakeUintegerChecker<uint32_t>(0, 1000))
             .AddAttribute("ReceiveErrorModel",
                           "The receiver error model used to simulate frame loss",
                           PointerValue(),
@@ -444,6 +466,56 @@ RdmaNetDevice::WireBytes(uint32_t frameBytes)
     return std::max(frameBytes + FCS_BYTES, MIN_FRAME_BYTES) + PREAMBLE_SFD_BYTES + IFG_BYTES;
 }
 
+uint32_t
+RdmaNetDevice::HpccSimulatorWireBytes(const Ptr<const Packet>& frame, uint32_t intBytes)
+{
+    // Byte offsets in the frame: Ethernet 0, IPv4 14, UDP 34, BTH 42.
+    constexpr uint32_t IPV4 = ETHERNET_HEADER_BYTES;
+    constexpr uint32_t UDP = IPV4 + 20;
+    constexpr uint32_t BTH = UDP + 8;
+    // The peer's headers (HPCC repository, simulation/src): PppHeader 2, Ipv4Header 20,
+    // UdpHeader 8, SeqTsHeader 6 (seq 4, pg 2), qbbHeader 12 (ports, flags, pg, seq),
+    // PauseHeader 9.
+    constexpr uint32_t PPP = 2;
+    constexpr uint32_t PEER_IPV4 = 20;
+    constexpr uint32_t PEER_DATA = PPP + PEER_IPV4 + 8 + 6;
+    constexpr uint32_t PEER_QBB = 12;
+    // RdmaHw::ReceiveUdp pads the qbb header to 60 - 14 - 20 bytes.
+    constexpr uint32_t PEER_ACK_MIN = 60 - 14 - 20;
+    constexpr uint32_t PEER_PFC = PPP + PEER_IPV4 + 9;
+    constexpr uint32_t ICRC = 4;
+    constexpr uint32_t ROCEV2_UDP_PORT = 4791; // IANA; IBTA vol. 1 annex A17.3.5
+
+    uint8_t b[BTH + RdmaBthHeader::SIZE];
+    const uint32_t n = frame->CopyData(b, sizeof(b));
+    if (n < UDP || ((b[12] << 8) | b[13]) != ETHERTYPE_IPV4)
+    {
+        return PEER_PFC; // MAC control: PFC
+    }
+    const uint32_t ipBytes = (b[IPV4 + 2] << 8) | b[IPV4 + 3];
+    if (b[IPV4 + 9] != 17 || n < sizeof(b) || ((b[UDP + 2] << 8) | b[UDP + 3]) != ROCEV2_UDP_PORT)
+    {
+        return PPP + ipBytes; // not RoCEv2
+    }
+    const uint8_t opcode = b[BTH];
+    if (opcode == CNP)
+    {
+        return 0;
+    }
+    if (opcode == RC_ACKNOWLEDGE || opcode == RC_READ_REQUEST)
+    {
+        return PPP + PEER_IPV4 + std::max(PEER_QBB + intBytes, PEER_ACK_MIN);
+    }
+    const uint32_t udpBytes = (b[UDP + 4] << 8) | b[UDP + 5];
+    const uint32_t padBytes = (b[BTH + 1] >> 4) & 3;
+    const uint32_t extBytes = (RdmaBthHeader::HasReth(opcode) ? RdmaRethHeader::SIZE : 0) +
+                              (RdmaBthHeader::HasAeth(opcode) ? RdmaAethHeader::SIZE : 0) +
+                              (RdmaBthHeader::HasImmediate(opcode) ? 4 : 0);
+    const uint32_t headers = 8 + RdmaBthHeader::SIZE + extBytes + padBytes + ICRC;
+    const uint32_t payload = udpBytes > headers ? udpBytes - headers : 0;
+    return PEER_DATA + intBytes + payload;
+}
+
 Time
 RdmaNetDevice::GetWireTime(uint32_t frameBytes) const
 {
@@ -614,7 +686,9 @@ RdmaNetDevice::StartTransmission(Ptr<Packet> frame, Time now)
     {
         m_currentFrame = frame->Copy();
     }
-    const uint32_t wireBytes = WireBytes(frame->GetSize());
+    const uint32_t wireBytes = m_framing == ETHERNET
+                                   ? WireBytes(frame->GetSize())
+                                   : HpccSimulatorWireBytes(frame, m_hpccIntBytes);
     const Time wireTime = SerializationTime(wireBytes);
     ++m_txFrames;
     m_txWireBytes += wireBytes;

@@ -776,3 +776,56 @@ TEST(RdmaHpccCompat, ExampleRefusesWhatItCannotHonour)
     EXPECT_NE(RunExample(dir, dir + "/config.txt", &output), 0);
     EXPECT_NE(output.find("unknown key 'ENABLE_IRN'"), std::string::npos) << output;
 }
+
+TEST(RdmaHpccCompat, HpccSimulatorFramingChargesThePeersPacketBytes)
+{
+    // Framing HpccSimulator charges the bytes of the HPCC simulator's packets (its
+    // RdmaHw::GetNxtPacket, RdmaHw::ReceiveUdp, QbbNetDevice::SendPfc; DCQCN: no INT):
+    //   data: PPP 2 + IPv4 20 + UDP 8 + SeqTs 6 + payload  = payload + 36
+    //   ACK:  PPP 2 + IPv4 20 + qbb 12 padded to 60 - 14 - 20 = 26  = 48
+    //   CNP:  0 (the peer flags the ACK instead)
+    //   PFC:  PPP 2 + IPv4 20 + pause 9                    = 31
+    // Two senders into host 0 through a switch that marks every queued packet: each
+    // sends 19 full packets and one of 500 bytes, without loss.
+    Star star(3, "100Gbps", MicroSeconds(1));
+    for (uint32_t i = 0; i < star.devices.GetN(); ++i)
+    {
+        star.devices.Get(i)->SetAttribute("Framing", EnumValue(RdmaNetDevice::HPCC_SIMULATOR));
+    }
+    star.rdma.SetNicAttribute("Mtu", UintegerValue(1000));
+    star.rdma.SetSwitchAttribute("EcnKmin", UintegerValue(0));
+    star.rdma.SetSwitchAttribute("EcnKmax", UintegerValue(0));
+    star.Install();
+    std::vector<Ptr<RdmaQueuePair>> responders;
+    for (uint32_t s = 1; s <= 2; ++s)
+    {
+        auto [qp, peer] = star.rdma.Connect(star.hosts.Get(s), star.hosts.Get(0));
+        responders.push_back(peer);
+        PostWriteAt(qp, star.hosts.Get(s), Seconds(0), 19500);
+    }
+    Simulator::Run();
+    uint64_t cnps = 0;
+    for (const auto& r : responders)
+    {
+        cnps += r->GetCnpsSent();
+    }
+    for (uint32_t s = 1; s <= 2; ++s)
+    {
+        EXPECT_EQ(star.HostDevice(s)->GetTxFrames(), 20u) << "sender " << s;
+        EXPECT_EQ(star.HostDevice(s)->GetTxWireBytes(), 19u * 1036 + 536) << "sender " << s;
+    }
+    EXPECT_EQ(star.SwitchDevice(0)->GetTxWireBytes(), 2u * (19 * 1036 + 536));
+    EXPECT_GT(cnps, 0u);
+    EXPECT_EQ(star.HostDevice(0)->GetTxFrames(), 40u + cnps); // an ACK per packet, the CNPs
+    EXPECT_EQ(star.HostDevice(0)->GetTxWireBytes(), 40u * 48);
+    Simulator::Destroy();
+
+    Ptr<Packet> pfc = Create<Packet>();
+    pfc->AddHeader(PfcPauseHeader());
+    EthernetHeader eth(false);
+    eth.SetLengthType(RdmaNetDevice::ETHERTYPE_MAC_CONTROL);
+    pfc->AddHeader(eth);
+    EXPECT_EQ(RdmaNetDevice::HpccSimulatorWireBytes(pfc, 0), 31u);
+    // HPCC (CC_MODE 3) carries a 42-byte INT header in data packets and ACKs (no pad).
+    EXPECT_EQ(RdmaNetDevice::HpccSimulatorWireBytes(pfc, 42), 31u);
+}
