@@ -75,6 +75,7 @@ def build(bld):
         'helper/hpcc-flow-reader.cc',
         'helper/hpcc-config-reader.cc',
         'helper/hpcc-line-cursor.cc',
+        'helper/dcqcn-fluid-model.cc',
         ]
 
     headers = bld(features='ns3header')
@@ -126,6 +127,7 @@ def build(bld):
         'helper/hpcc-flow-reader.h',
         'helper/hpcc-config-reader.h',
         'helper/hpcc-line-cursor.h',
+        'helper/dcqcn-fluid-model.h',
         ]
 
     incast_example = ''

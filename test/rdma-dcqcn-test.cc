@@ -695,70 +695,6 @@ TEST(RdmaDcqcn, NotificationPointSpacesCnpsPerQueuePairByTheInterval)
 namespace
 {
 
-/// Fixed point of the DCQCN fluid model.
-struct FluidFixedPoint
-{
-    double p;       //!< CE marking probability per packet
-    double alpha;   //!< alpha
-    double cnpRate; //!< CNPs per second per flow
-    double queue;   //!< bytes: RED's inverse of p
-};
-
-/**
- * The fluid model of DCQCN (Zhu et al., SIGCOMM 2015 §5, analysed in Zhu et al., CoNEXT
- * 2016 §3): N flows, current rate RC and target rate RT in packets/s, per-packet marking
- * probability p, CNP interval tau, alpha period tau', timer T, byte counter B packets,
- * F fast recovery steps, additive step R_AI (packets/s):
- *   dalpha/dt = g/tau' ((1 - (1-p)^(tau' RC)) - alpha)
- *   dRT/dt = -(RT - RC)/tau (1 - (1-p)^(tau RC)) + R_AI (1-p)^(F B) b + R_AI (1-p)^(F T RC) t
- *   dRC/dt = -RC alpha/(2 tau) (1 - (1-p)^(tau RC)) + (RT - RC)/2 (b + t)
- *   with b = RC p / ((1-p)^-B - 1), t = RC p / ((1-p)^-(T RC) - 1), dq/dt = N RC - C.
- * At the fixed point RC = C/N. With a = 1 - (1-p)^(tau RC), a' = 1 - (1-p)^(tau' RC):
- * alpha = a'; dRC/dt = 0 gives RT - RC = RC alpha a / (tau (b + t)); dRT/dt = 0 then reads
- *   RC alpha a^2 / (tau^2 (b + t)) = R_AI ((1-p)^(F B) b + (1-p)^(F T RC) t),
- * increasing in p from below (p -> 0) to above (p -> 1): one root, found by bisection.
- * A flow gets a CNP in a tau window with probability a: a / tau CNPs per second.
- */
-FluidFixedPoint
-SolveFluidFixedPoint(double lineBps,
-                     uint32_t n,
-                     double wireBytesPerPacket,
-                     double tau,
-                     double tauPrime,
-                     double timer,
-                     double byteCounterBytes,
-                     uint32_t f,
-                     double raiBps,
-                     double kmin,
-                     double kmax,
-                     double pmax)
-{
-    const double rc = lineBps / (8 * wireBytesPerPacket) / n;
-    const double b = byteCounterBytes / wireBytesPerPacket;
-    const double rai = raiBps / (8 * wireBytesPerPacket);
-    auto excess = [&](double p) {
-        const double a = 1 - std::pow(1 - p, tau * rc);
-        const double ap = 1 - std::pow(1 - p, tauPrime * rc);
-        const double bt = rc * p / (std::pow(1 - p, -b) - 1);
-        const double tt = rc * p / (std::pow(1 - p, -timer * rc) - 1);
-        return rc * ap * a * a / (tau * tau * (bt + tt)) -
-               rai * (std::pow(1 - p, f * b) * bt + std::pow(1 - p, f * timer * rc) * tt);
-    };
-    double lo = 1e-12;
-    double hi = 0.999;
-    for (int i = 0; i < 200; ++i)
-    {
-        const double mid = std::sqrt(lo * hi);
-        (excess(mid) > 0 ? hi : lo) = mid;
-    }
-    FluidFixedPoint fp;
-    fp.p = lo;
-    fp.alpha = 1 - std::pow(1 - fp.p, tauPrime * rc);
-    fp.cnpRate = (1 - std::pow(1 - fp.p, tau * rc)) / tau;
-    fp.queue = kmin + fp.p / pmax * (kmax - kmin);
-    return fp;
-}
-
 /// What a convergence run measures in its steady-state window.
 struct ConvergenceResult
 {
@@ -883,18 +819,12 @@ CheckConvergence(uint32_t n)
 {
     const double line = 40e9;
     const ConvergenceResult r = RunConvergence(n, MilliSeconds(40), MilliSeconds(70));
-    const FluidFixedPoint fp = SolveFluidFixedPoint(line,
-                                                    n,
-                                                    1024 + PER_PACKET_OVERHEAD,
-                                                    50e-6,  // CNP interval N
-                                                    55e-6,  // K
-                                                    55e-6,  // T
-                                                    10e6,   // B, bytes
-                                                    5,      // F
-                                                    40e6,   // R_AI
-                                                    5000,   // Kmin
-                                                    200000, // Kmax
-                                                    0.01);  // Pmax
+    // The paper preset (ApplyPaperPreset) on a 40 Gb/s link with 1024-byte payloads.
+    DcqcnFluidModel::Parameters prm;
+    prm.lineBps = line;
+    prm.flows = n;
+    prm.wireBytes = 1024 + PER_PACKET_OVERHEAD;
+    const DcqcnFluidModel::FixedPoint fp = DcqcnFluidModel::SolveFixedPoint(prm);
     const double fair = line / n;
     double total = 0;
     for (uint32_t i = 0; i < n; ++i)
@@ -907,20 +837,20 @@ CheckConvergence(uint32_t n)
     EXPECT_GE(r.jain, 0.99);
     EXPECT_NEAR(r.alphaMean, fp.alpha, 0.2 * fp.alpha);
     EXPECT_NEAR(r.cnpRate, fp.cnpRate, 0.2 * fp.cnpRate);
-    if (fp.queue < 0.5 * 200000)
+    if (fp.queueBytes < 0.5 * 200000)
     {
-        EXPECT_NEAR(r.queueMean, fp.queue, 0.35 * fp.queue);
+        EXPECT_NEAR(r.queueMean, fp.queueBytes, 0.35 * fp.queueBytes);
     }
     else
     {
-        EXPECT_LT(r.queueMean, fp.queue);
-        EXPECT_GT(r.queueP99, fp.queue);
+        EXPECT_LT(r.queueMean, fp.queueBytes);
+        EXPECT_GT(r.queueP99, fp.queueBytes);
     }
     std::cout << "[ DCQCN N=" << n << " ] wire rate per flow " << r.wireRate.front() / 1e9
               << " .. (C/N " << fair / 1e9 << " Gb/s), Jain " << r.jain << ", alpha " << r.alphaMean
               << " (alpha* " << fp.alpha << "), CNPs/ms " << r.cnpRate / 1e3 << " (fixed point "
               << fp.cnpRate / 1e3 << "), queue mean " << r.queueMean / 1e3 << " KB p99 "
-              << r.queueP99 / 1e3 << " KB (q* " << fp.queue / 1e3 << " KB), CE fraction "
+              << r.queueP99 / 1e3 << " KB (q* " << fp.queueBytes / 1e3 << " KB), CE fraction "
               << r.markFraction << " (p* " << fp.p << ")\n";
 }
 
