@@ -13,7 +13,11 @@
  *
  * Each sender WRITEs to the receiver without end from its start time (--startTimes, or
  * flow i at i x --startInterval). The switch marks ECN by RED on the egress queue to the
- * receiver (--kmin, --kmax, --pmax); the receiver's NIC sends CNPs (--cnpInterval); the
+ * receiver (--kmin, --kmax, --pmax), when a packet leaves the queue (--ecnMarkingPoint
+ * dequeue, the default: the DCQCN papers' switches mark at egress, so the mark carries the
+ * queue at departure and the loop delay is the propagation delay; Zhu et al., CoNEXT
+ * 2016, §5.1) or when it enters it (enqueue: the mark is delayed by the queueing delay,
+ * about 27 us at 135 KB and 40 Gb/s); the receiver's NIC sends CNPs (--cnpInterval); the
  * senders run ns3::DcqcnCongestionControl with the parameters of --preset (paper or
  * connectx, DcqcnCongestionControl::ApplyPaperPreset / ApplyConnectXPreset), each of which
  * a command-line option overrides (--g, --timer, --rai, ...; --PrintHelp lists them).
@@ -184,6 +188,7 @@ main(int argc, char* argv[])
     uint64_t kmin = 5000;
     uint64_t kmax = 200000;
     double pmax = 0.01;
+    std::string ecnMarkingPoint = "dequeue";
     std::string preset = "paper";
     uint32_t seed = 1;
     uint32_t run = 1;
@@ -227,6 +232,10 @@ main(int argc, char* argv[])
     cmd.AddValue("kmin", "RED Kmin, bytes (ns3::RdmaSwitch::EcnKmin)", kmin);
     cmd.AddValue("kmax", "RED Kmax, bytes (ns3::RdmaSwitch::EcnKmax)", kmax);
     cmd.AddValue("pmax", "RED Pmax (ns3::RdmaSwitch::EcnPmax)", pmax);
+    cmd.AddValue("ecnMarkingPoint",
+                 "where the switch marks (ns3::RdmaSwitch::EcnMarkingPoint): dequeue (egress, "
+                 "as the DCQCN papers' switches) or enqueue",
+                 ecnMarkingPoint);
     cmd.AddValue("preset", "DCQCN parameter set: paper or connectx", preset);
     cmd.AddValue("g", "G: alpha gain", g);
     cmd.AddValue("initialAlpha", "InitialAlpha", initialAlpha);
@@ -341,6 +350,11 @@ main(int argc, char* argv[])
     rdma.SetSwitchAttribute("EcnKmin", UintegerValue(kmin));
     rdma.SetSwitchAttribute("EcnKmax", UintegerValue(kmax));
     rdma.SetSwitchAttribute("EcnPmax", DoubleValue(pmax));
+    NS_ABORT_MSG_IF(ecnMarkingPoint != "dequeue" && ecnMarkingPoint != "enqueue",
+                    "--ecnMarkingPoint=" << ecnMarkingPoint
+                                         << " is not valid; valid: dequeue, enqueue");
+    rdma.SetSwitchAttribute("EcnMarkingPoint",
+                            StringValue(ecnMarkingPoint == "dequeue" ? "Dequeue" : "Enqueue"));
     rdma.SetMmuAttribute("BufferSize", UintegerValue(bufferBytes));
     rdma.InstallHosts(hosts);
     rdma.InstallSwitch(sw);
@@ -516,7 +530,8 @@ main(int argc, char* argv[])
               << ", R_HAI " << attr("HyperIncreaseRate") << ", MinRate " << attr("MinRate")
               << ", MinDecreaseFactor " << attr("MinDecreaseFactor") << ", ClampTargetRate "
               << attr("ClampTargetRate") << "; CNP interval " << cnpIntervalValue.Get().As(Time::US)
-              << "; RED " << kmin << "/" << kmax << " B, " << pmax << "\n";
+              << "; RED " << kmin << "/" << kmax << " B, " << pmax << " at " << ecnMarkingPoint
+              << "\n";
     std::cout << "  steady state from " << measureFrom.As(Time::MS) << ": fair share C/N "
               << fair * 1e-9 << " Gb/s\n";
     for (uint32_t i = 0; i < nFlows; ++i)
