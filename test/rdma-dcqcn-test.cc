@@ -22,6 +22,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <gtest/gtest.h>
 #include <map>
 #include <sstream>
@@ -53,15 +54,19 @@ struct Rp
     std::vector<std::pair<Time, uint64_t>> rates; //!< Rate trace: (time, new RC)
     std::vector<double> alphas;                   //!< Alpha trace values
 
-    /// \param attributes name/value pairs applied before Init
-    explicit Rp(const std::vector<std::pair<std::string, std::string>>& attributes)
+    /**
+     * \param attributes name/value pairs applied before Init
+     * \param lineBps the port's line rate
+     */
+    explicit Rp(const std::vector<std::pair<std::string, std::string>>& attributes,
+                uint64_t lineBps = 40 * GBPS)
     {
         cc = CreateObject<DcqcnCongestionControl>();
         for (const auto& [name, value] : attributes)
         {
             cc->SetAttribute(name, StringValue(value));
         }
-        state.lineRate = DataRate(40 * GBPS);
+        state.lineRate = DataRate(lineBps);
         cc->TraceConnectWithoutContext("RateIncrease", MakeCallback(&Rp::OnIncrease, this));
         cc->TraceConnectWithoutContext("Rate", MakeCallback(&Rp::OnRate, this));
         cc->TraceConnectWithoutContext("Alpha", MakeCallback(&Rp::OnAlpha, this));
@@ -107,6 +112,27 @@ struct Rp
         Simulator::Schedule(t, &Rp::Sent, this, bytes);
     }
 };
+
+/// ApplyConnectXPreset's parameters, spelled out (doc/dcqcn.rst has their sources).
+std::vector<std::pair<std::string, std::string>>
+ConnectXParameters()
+{
+    return {{"G", std::to_string(5.0 / 1024)},
+            {"InitialAlpha", std::to_string(1023.0 / 1024)},
+            {"AlphaUpdateInterval", "1us"},
+            {"AlphaUpdateMode", "Periodic"},
+            {"RateDecreaseInterval", "4us"},
+            {"RateDecreaseDivisor", "2"},
+            {"MinDecreaseFactor", "0.5"},
+            {"RateIncreaseInterval", "300us"},
+            {"ByteCounter", "32767"},
+            {"FastRecoverySteps", "1"},
+            {"AdditiveIncreaseRate", "5Mbps"},
+            {"HyperIncreaseRate", "50Mbps"},
+            {"MinRate", "1Mbps"},
+            {"ClampTargetRate", "false"},
+            {"ClampTargetRateAfterTimeIncrease", "true"}};
+}
 
 /// The paper's parameters, spelled out (they are also the attribute defaults).
 std::vector<std::pair<std::string, std::string>>
@@ -198,6 +224,68 @@ TEST(RdmaDcqcn, OneCnpThenQuietRecoversThroughFastRecoveryAdditiveAndHyperIncrea
     // alpha: 1 after the CNP ((1 - g) 1 + g), then one decay per quiet K = 55 us:
     // floor(1925 / 55) = 35 decays, alpha = (255/256)^35 = 0.8721.
     EXPECT_DOUBLE_EQ(rp.cc->GetAlpha(), std::pow(255.0 / 256, 35));
+    Simulator::Destroy();
+}
+
+TEST(RdmaDcqcn, ConnectXPresetCountsRpgByteResetInBytes)
+{
+    // NVIDIA documents rpg_byte_reset as "Transmitted data between rate increases if no
+    // CNPs are received. Given in Bytes" (mlxconfig's parameter description, Mellanox/
+    // mstflint); ConnectX-5/6 firmware's default is 32767.
+    Star star(2, "100Gbps", MicroSeconds(1));
+    DcqcnCongestionControl::ApplyConnectXPreset(star.rdma);
+    star.Install();
+    auto [qp, peer] = star.rdma.Connect(star.hosts.Get(1), star.hosts.Get(0));
+    UintegerValue byteCounter;
+    qp->GetCongestionControl()->GetAttribute("ByteCounter", byteCounter);
+    EXPECT_EQ(byteCounter.Get(), 32767u);
+    Simulator::Destroy();
+}
+
+TEST(RdmaDcqcn, ConnectXRecoversFromOneCnpByTheByteCounter)
+{
+    // One CNP to a flow at 100 Gb/s with the ConnectX parameters, the flow then sending
+    // 1106-byte frames back to back at its rate. Derivation: the CNP starts the 4 us
+    // decrease grid and the 1 us alpha periods; the cut at 4 us uses alpha after four
+    // periods, (1 - g)^3 ((1 - g) 1023/1024 + g) with g = 5/1024 (the first period saw the
+    // CNP), RC = 100 G (1 - alpha / 2), not below 0.5 x 100 G (rpg_min_dec_fac). RT stays
+    // 100 G (clamp_tgt_rate 0: no increase since the previous cut). The byte counter
+    // (32767 B) then expires every 30 frames (30 x 1106 >= 32767 > 29 x 1106), each time
+    // RC = RC + (RT - RC + 1) / 2 (fast recovery, then additive increase, RT capped at the
+    // line rate), until RC = RT: the recovery takes the sum of 30 x 1106 x 8 / RC_k over
+    // those steps (about 0.1 ms: the 300 us timer never fires). With rpg_byte_reset read as
+    // 64-byte units (2 MB) the same recovery took about 4 ms (the timer alone: 10.8 ms).
+    const uint64_t line = 100 * GBPS;
+    Rp rp(ConnectXParameters(), line);
+    const uint32_t frame = 1106;
+    std::function<void()> send = [&]() {
+        rp.Sent(frame);
+        const uint64_t rc = rp.cc->GetCurrentRate().GetBitRate();
+        Simulator::Schedule(PicoSeconds(frame * 8 * 1000000000000ULL / rc), send);
+    };
+    Simulator::Schedule(Seconds(0), send);
+    rp.CnpAt(MicroSeconds(10));
+    Simulator::Stop(MilliSeconds(2));
+    Simulator::Run();
+
+    const double g = 5.0 / 1024;
+    const double alpha = std::pow(1 - g, 3) * ((1 - g) * 1023.0 / 1024 + g);
+    uint64_t rc = std::max<uint64_t>(std::llround(line * (1 - alpha / 2)), line / 2);
+    double expected = 0;
+    uint32_t steps = 0;
+    while (rc < line)
+    {
+        expected += 30.0 * frame * 8 / rc;
+        rc = rc + (line - rc + 1) / 2;
+        ++steps;
+    }
+    ASSERT_GE(rp.rates.size(), 3u);
+    EXPECT_EQ(rp.rates[1].first, MicroSeconds(14)); // the cut, on the 4 us grid
+    EXPECT_EQ(rp.rates.back().second, line);
+    const double recovered = (rp.rates.back().first - MicroSeconds(14)).GetSeconds();
+    EXPECT_NEAR(recovered, expected, 0.03 * expected)
+        << steps << " byte-counter steps; expected " << expected * 1e6 << " us";
+    EXPECT_LT(recovered, 300e-6); // before the first timer expiry
     Simulator::Destroy();
 }
 
