@@ -361,6 +361,15 @@ class RdmaNetDevice : public NetDevice
     static uint32_t HpccSimulatorWireBytes(const Ptr<const Packet>& frame, uint32_t intBytes);
 
     /**
+     * Bytes an IPv4 packet occupies on this port's wire under its Framing: what a sender's
+     * pacer should charge for it (WireBytes of its Ethernet frame, or the HPCC simulator's
+     * bytes).
+     * \param ipv4Packet an IPv4 packet (no Ethernet header)
+     * \return wire bytes
+     */
+    uint32_t GetPacketWireBytes(const Ptr<const Packet>& ipv4Packet) const;
+
+    /**
      * \param frameBytes Ethernet header plus payload (no FCS)
      * \return the time the frame holds the wire at this port's rate
      */

@@ -777,6 +777,18 @@ TEST(RdmaHpccCompat, ExampleRefusesWhatItCannotHonour)
     EXPECT_NE(output.find("unknown key 'ENABLE_IRN'"), std::string::npos) << output;
 }
 
+namespace
+{
+
+/// MacTx sink: what the device would charge for the IPv4 packet.
+void
+RecordCharged(std::vector<uint32_t>* out, Ptr<RdmaNetDevice> dev, Ptr<const Packet> p)
+{
+    out->push_back(dev->GetPacketWireBytes(p));
+}
+
+} // namespace
+
 TEST(RdmaHpccCompat, HpccSimulatorFramingChargesThePeersPacketBytes)
 {
     // Framing HpccSimulator charges the bytes of the HPCC simulator's packets (its
@@ -803,7 +815,18 @@ TEST(RdmaHpccCompat, HpccSimulatorFramingChargesThePeersPacketBytes)
         responders.push_back(peer);
         PostWriteAt(qp, star.hosts.Get(s), Seconds(0), 19500);
     }
+    // What a pacer would charge for each IPv4 packet host 1 sends (GetPacketWireBytes).
+    std::vector<uint32_t> charged;
+    Ptr<RdmaNetDevice> sender = star.HostDevice(1);
+    sender->TraceConnectWithoutContext("MacTx",
+                                       MakeBoundCallback(&RecordCharged, &charged, sender));
     Simulator::Run();
+    ASSERT_EQ(charged.size(), 20u);
+    for (uint32_t i = 0; i < 19; ++i)
+    {
+        EXPECT_EQ(charged[i], 1036u) << "packet " << i;
+    }
+    EXPECT_EQ(charged[19], 536u);
     uint64_t cnps = 0;
     for (const auto& r : responders)
     {
@@ -828,4 +851,7 @@ TEST(RdmaHpccCompat, HpccSimulatorFramingChargesThePeersPacketBytes)
     EXPECT_EQ(RdmaNetDevice::HpccSimulatorWireBytes(pfc, 0), 31u);
     // HPCC (CC_MODE 3) carries a 42-byte INT header in data packets and ACKs (no pad).
     EXPECT_EQ(RdmaNetDevice::HpccSimulatorWireBytes(pfc, 42), 31u);
+    // Ethernet framing charges the frame: a 1000-byte IPv4 packet is 1038 wire bytes.
+    Ptr<RdmaNetDevice> ethernet = CreateObject<RdmaNetDevice>();
+    EXPECT_EQ(ethernet->GetPacketWireBytes(Create<Packet>(1000)), 1038u);
 }
