@@ -50,6 +50,10 @@
  * `hpcc-sim` charges the bytes of the peer's packets (ns3::RdmaNetDevice::Framing
  * HpccSimulator: 36 per data packet with DCQCN, 48 per ACK, no CNP, 31 per PFC frame),
  * so that differences that remain are model differences, not framing differences.
+ * --ecmp chooses the flow hash of the switches: `module` (default; seeded per replication,
+ * --run) or `hpcc-sim` (ns3::RdmaHpccEcmpLoadBalancer: the peer's MurmurHash3 over source,
+ * destination and ports, seeded with the switch's node id), so that data packets take the
+ * peer's paths.
  *
  * Output formats (as the peer writes them):
  *  - fct.txt, one line per completed flow, in completion order:
@@ -1195,6 +1199,7 @@ main(int argc, char* argv[])
     uint32_t runNumber = 0; // 0: keep ns-3's RngRun (default 1, or --RngRun)
     Time cnpInterval(0);
     std::string framing = "roce";
+    std::string ecmp = "module";
     CommandLine cmd(__FILE__);
     cmd.Usage("Run an HPCC-simulator configuration (config, topology and flow files) unchanged; "
               "write fct.txt and pfc.txt in that simulator's formats.");
@@ -1213,11 +1218,18 @@ main(int argc, char* argv[])
                  "what a packet costs on the wire: roce (real RoCEv2 on Ethernet) or hpcc-sim "
                  "(the peer's packet bytes, ns3::RdmaNetDevice::Framing HpccSimulator)",
                  framing);
+    cmd.AddValue("ecmp",
+                 "how switches hash flows onto equal-cost paths: module (this module's hash, "
+                 "seeded per replication) or hpcc-sim (the peer's MurmurHash3 seeded with the "
+                 "switch's node id, ns3::RdmaHpccEcmpLoadBalancer)",
+                 ecmp);
     cmd.Parse(argc, argv);
     NS_ABORT_MSG_IF(configFile.empty(), "--config=<HPCC configuration file> is required");
     NS_ABORT_MSG_IF(framing != "roce" && framing != "hpcc-sim",
                     "--framing=" << framing << " is not valid; valid: roce, hpcc-sim");
     const bool peerFraming = framing == "hpcc-sim";
+    NS_ABORT_MSG_IF(ecmp != "module" && ecmp != "hpcc-sim",
+                    "--ecmp=" << ecmp << " is not valid; valid: module, hpcc-sim");
     if (peerFraming)
     {
         Config::SetDefault("ns3::RdmaNetDevice::Framing", EnumValue(RdmaNetDevice::HPCC_SIMULATOR));
@@ -1304,6 +1316,26 @@ main(int argc, char* argv[])
     InstallNics(rdma, s, topo, nodes, cnpInterval);
     const std::vector<std::string> switchNotes =
         InstallSwitches(rdma, cfg, s, topo, flowReader, nodes);
+    if (ecmp == "hpcc-sim")
+    {
+        // The peer's data packets carry the flow file's dport, which its hash includes.
+        const auto& all = flowReader.GetFlows();
+        const uint16_t dport = all.empty() ? 0 : static_cast<uint16_t>(all.front().dport);
+        for (const auto& f : all)
+        {
+            NS_ABORT_MSG_IF(f.dport != dport,
+                            "--ecmp=hpcc-sim: the flows have destination ports "
+                                << dport << " and " << f.dport
+                                << "; valid: one dport for every flow (the hash takes one)");
+        }
+        for (uint32_t id : topo.GetSwitchIds())
+        {
+            Ptr<RdmaHpccEcmpLoadBalancer> lb = CreateObject<RdmaHpccEcmpLoadBalancer>();
+            lb->SetAttribute("Seed", UintegerValue(id));
+            lb->SetAttribute("DestinationPort", UintegerValue(dport));
+            nodes.Get(id)->GetObject<RdmaSwitch>()->SetAttribute("LoadBalancer", PointerValue(lb));
+        }
+    }
     rdma.AssignStreams(switches, 0);
     topo.AssignStreams(1000);
     RdmaRoutingHelper::PopulateRoutingTables(nodes);

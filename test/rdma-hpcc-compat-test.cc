@@ -855,3 +855,87 @@ TEST(RdmaHpccCompat, HpccSimulatorFramingChargesThePeersPacketBytes)
     Ptr<RdmaNetDevice> ethernet = CreateObject<RdmaNetDevice>();
     EXPECT_EQ(ethernet->GetPacketWireBytes(Create<Packet>(1000)), 1038u);
 }
+
+TEST(RdmaHpccCompat, HpccEcmpHashIsMurmur3)
+{
+    // MurmurHash3_x86_32 reference vectors (Appleby's SMHasher): "" with seeds 0, 1 and
+    // 0xffffffff, four zero bytes with seed 0, "aaaa" with seed 0x9747b28c.
+    const uint8_t zeros[4] = {0, 0, 0, 0};
+    const uint8_t aaaa[4] = {'a', 'a', 'a', 'a'};
+    EXPECT_EQ(RdmaHpccEcmpLoadBalancer::Murmur3(zeros, 0, 0), 0u);
+    EXPECT_EQ(RdmaHpccEcmpLoadBalancer::Murmur3(zeros, 0, 1), 0x514e28b7u);
+    EXPECT_EQ(RdmaHpccEcmpLoadBalancer::Murmur3(zeros, 0, 0xffffffffu), 0x81f16f39u);
+    EXPECT_EQ(RdmaHpccEcmpLoadBalancer::Murmur3(zeros, 4, 0), 0x2362f9deu);
+    EXPECT_EQ(RdmaHpccEcmpLoadBalancer::Murmur3(aaaa, 4, 0x9747b28cu), 0x5a97808au);
+}
+
+TEST(RdmaHpccCompat, HpccEcmpTakesThePeersPaths)
+{
+    // The incast15 flows (host s -> host 0, source port 10000, dport 100) on the shared k = 4
+    // fat-tree with RdmaHpccEcmpLoadBalancer (seed = node id) on every switch: walking the
+    // forwarding decisions gives the paths the peer's code gives (SwitchNode::GetOutDev with
+    // EcmpHash, next hops in its BFS order; computed independently from its source with a
+    // Python port of EcmpHash): 9 of the 14 remote flows reach edge switch 16 through
+    // aggregation switch 24, 5 through 25.
+    HpccTopologyReader topo;
+    topo.Read(DataFile("fattree_k4.txt"));
+    RdmaLinkHelper link;
+    NodeContainer nodes = topo.Build(link);
+    RdmaHelper rdma;
+    NodeContainer switches;
+    for (uint32_t i = 0; i < nodes.GetN(); ++i)
+    {
+        if (topo.IsSwitch(i))
+        {
+            switches.Add(nodes.Get(i));
+            continue;
+        }
+        const uint32_t address = 0x0b000001u + (i / 256) * 0x10000u + (i % 256) * 0x100u;
+        rdma.SetBaseAddress(Ipv4Address(address & 0xffffff00u), Ipv4Mask("255.255.255.0"));
+        rdma.InstallHost(nodes.Get(i));
+    }
+    rdma.InstallSwitches(switches);
+    for (uint32_t id : topo.GetSwitchIds())
+    {
+        Ptr<RdmaHpccEcmpLoadBalancer> lb = CreateObject<RdmaHpccEcmpLoadBalancer>();
+        lb->SetAttribute("Seed", UintegerValue(id));
+        lb->SetAttribute("DestinationPort", UintegerValue(100));
+        nodes.Get(id)->GetObject<RdmaSwitch>()->SetAttribute("LoadBalancer", PointerValue(lb));
+    }
+    RdmaRoutingHelper::PopulateRoutingTables(nodes);
+    const std::vector<std::vector<uint32_t>> expected = {
+        {1, 16, 0},
+        {2, 17, 24, 16, 0},
+        {3, 17, 25, 16, 0},
+        {4, 18, 26, 33, 24, 16, 0},
+        {5, 18, 27, 34, 25, 16, 0},
+        {6, 19, 27, 35, 25, 16, 0},
+        {7, 19, 27, 35, 25, 16, 0},
+        {8, 20, 29, 34, 25, 16, 0},
+        {9, 20, 28, 33, 24, 16, 0},
+        {10, 21, 28, 33, 24, 16, 0},
+        {11, 21, 28, 32, 24, 16, 0},
+        {12, 22, 30, 32, 24, 16, 0},
+        {13, 22, 30, 32, 24, 16, 0},
+        {14, 23, 30, 33, 24, 16, 0},
+        {15, 23, 30, 32, 24, 16, 0},
+    };
+    const Ipv4Address dst = RdmaHelper::GetNic(nodes.Get(0))->GetAddress();
+    for (const auto& path : expected)
+    {
+        const Ipv4Address src = RdmaHelper::GetNic(nodes.Get(path[0]))->GetAddress();
+        std::vector<uint32_t> walked = {path[0], path[1]}; // a host has one link
+        uint32_t node = path[1];
+        while (node != 0 && walked.size() < 10)
+        {
+            Ptr<RdmaSwitch> sw = nodes.Get(node)->GetObject<RdmaSwitch>();
+            const int64_t port = sw->SelectEgressPort(src, dst, 17, 10000, 4791);
+            ASSERT_GE(port, 0);
+            Ptr<RdmaNetDevice> out = sw->GetPort(static_cast<uint32_t>(port));
+            node = out->GetRdmaChannel()->GetPeer(out)->GetNode()->GetId();
+            walked.push_back(node);
+        }
+        EXPECT_EQ(walked, path) << "flow from host " << path[0];
+    }
+    Simulator::Destroy();
+}
