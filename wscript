@@ -48,6 +48,7 @@ def build(bld):
         'model/rdma-int-inserter.cc',
         'model/rdma-load-balancer.cc',
         'model/rdma-ecmp-load-balancer.cc',
+        'model/rdma-hpcc-ecmp-load-balancer.cc',
         'model/rdma-random-spray-load-balancer.cc',
         'model/rdma-round-robin-spray-load-balancer.cc',
         'model/rdma-flowlet-load-balancer.cc',
@@ -84,6 +85,7 @@ def build(bld):
         'helper/hpcc-line-cursor.cc',
         'helper/rdma-option-checker.cc',
         'helper/rdma-conservation-monitor.cc',
+        'helper/dcqcn-fluid-model.cc',
         ]
 
     headers = bld(features='ns3header')
@@ -105,6 +107,7 @@ def build(bld):
         'model/rdma-int-inserter.h',
         'model/rdma-load-balancer.h',
         'model/rdma-ecmp-load-balancer.h',
+        'model/rdma-hpcc-ecmp-load-balancer.h',
         'model/rdma-random-spray-load-balancer.h',
         'model/rdma-round-robin-spray-load-balancer.h',
         'model/rdma-flowlet-load-balancer.h',
@@ -146,6 +149,7 @@ def build(bld):
         'helper/hpcc-input-error.h',
         'helper/rdma-option-checker.h',
         'helper/rdma-conservation-monitor.h',
+        'helper/dcqcn-fluid-model.h',
         ]
 
     incast_example = ''

@@ -13,7 +13,11 @@
  *
  * Each sender WRITEs to the receiver without end from its start time (--startTimes, or
  * flow i at i x --startInterval). The switch marks ECN by RED on the egress queue to the
- * receiver (--kmin, --kmax, --pmax); the receiver's NIC sends CNPs (--cnpInterval); the
+ * receiver (--kmin, --kmax, --pmax), when a packet leaves the queue (--ecnMarkingPoint
+ * dequeue, the default: the DCQCN papers' switches mark at egress, so the mark carries the
+ * queue at departure and the loop delay is the propagation delay; Zhu et al., CoNEXT
+ * 2016, §5.1) or when it enters it (enqueue: the mark is delayed by the queueing delay,
+ * about 27 us at 135 KB and 40 Gb/s); the receiver's NIC sends CNPs (--cnpInterval); the
  * senders run ns3::DcqcnCongestionControl with the parameters of --preset (paper or
  * connectx, DcqcnCongestionControl::ApplyPaperPreset / ApplyConnectXPreset), each of which
  * a command-line option overrides (--g, --timer, --rai, ...; --PrintHelp lists them).
@@ -147,82 +151,6 @@ Sample(Sampler* x)
     Simulator::Schedule(x->interval, &Sample, x);
 }
 
-/// Fixed point of the DCQCN fluid model.
-struct FixedPoint
-{
-    double p{0};          //!< marking probability per packet
-    double alpha{0};      //!< alpha
-    double rtOverRc{0};   //!< target rate / current rate
-    double queueBytes{0}; //!< RED inverse of p
-    double cnpRate{0};    //!< CNPs per second per flow, a / tau
-};
-
-/**
- * The fixed point of the DCQCN fluid model (SIGCOMM 2015 §5, CoNEXT 2016 §3): N flows at
- * RC = C/N each (packets/s), marking probability p, CNP interval tau, alpha period tau',
- * timer T, byte counter B packets, F fast recovery steps, R_AI. With
- *   a = 1 - (1-p)^(tau RC), a' = 1 - (1-p)^(tau' RC),
- *   b = RC p / ((1-p)^-B - 1), t = RC p / ((1-p)^-(T RC) - 1),
- * dalpha/dt = 0 gives alpha = a', dRC/dt = 0 gives RT - RC = RC alpha a / (tau (b + t)) and
- * dRT/dt = 0 then leaves one equation in p:
- *   RC alpha a^2 / (tau^2 (b + t)) = R_AI ((1-p)^(F B) b + (1-p)^(F T RC) t),
- * solved by bisection; the queue is RED's inverse q = Kmin + p / Pmax (Kmax - Kmin).
- */
-FixedPoint
-SolveFixedPoint(double lineBps,
-                uint32_t n,
-                double wireBytes,
-                double tau,
-                double tauPrime,
-                double timer,
-                double byteCounterBytes,
-                uint32_t f,
-                double raiBps,
-                double kmin,
-                double kmax,
-                double pmax)
-{
-    const double rc = lineBps / (8 * wireBytes) / n;
-    const double bPkts = byteCounterBytes / wireBytes;
-    const double rai = raiBps / (8 * wireBytes);
-    auto terms = [&](double p, double& a, double& ap, double& b, double& t) {
-        a = 1 - std::pow(1 - p, tau * rc);
-        ap = 1 - std::pow(1 - p, tauPrime * rc);
-        b = bPkts > 0 ? rc * p / (std::pow(1 - p, -bPkts) - 1) : 0.0;
-        t = timer > 0 ? rc * p / (std::pow(1 - p, -timer * rc) - 1) : 0.0;
-    };
-    auto excess = [&](double p) {
-        double a;
-        double ap;
-        double b;
-        double t;
-        terms(p, a, ap, b, t);
-        const double lhs = rc * ap * a * a / (tau * tau * (b + t));
-        const double rhs =
-            rai * (std::pow(1 - p, f * bPkts) * b + std::pow(1 - p, f * timer * rc) * t);
-        return lhs - rhs;
-    };
-    double lo = 1e-12;
-    double hi = 0.999;
-    for (int i = 0; i < 200; ++i)
-    {
-        const double mid = std::sqrt(lo * hi);
-        (excess(mid) > 0 ? hi : lo) = mid;
-    }
-    FixedPoint fp;
-    fp.p = lo;
-    double a;
-    double ap;
-    double b;
-    double t;
-    terms(fp.p, a, ap, b, t);
-    fp.alpha = ap;
-    fp.cnpRate = a / tau;
-    fp.rtOverRc = 1 + ap * a / (tau * (b + t));
-    fp.queueBytes = fp.p >= pmax ? kmax : kmin + fp.p / pmax * (kmax - kmin);
-    return fp;
-}
-
 /// Parse "0,1ms,2.5ms" into times.
 std::vector<Time>
 ParseTimes(const std::string& text)
@@ -260,6 +188,7 @@ main(int argc, char* argv[])
     uint64_t kmin = 5000;
     uint64_t kmax = 200000;
     double pmax = 0.01;
+    std::string ecnMarkingPoint = "dequeue";
     std::string preset = "paper";
     uint32_t seed = 0; // 0: ns-3's RngSeed (default 1, or --RngSeed)
     uint32_t run = 0;  // 0: ns-3's RngRun (default 1, or --RngRun)
@@ -303,6 +232,10 @@ main(int argc, char* argv[])
     cmd.AddValue("kmin", "RED Kmin, bytes (ns3::RdmaSwitch::EcnKmin)", kmin);
     cmd.AddValue("kmax", "RED Kmax, bytes (ns3::RdmaSwitch::EcnKmax)", kmax);
     cmd.AddValue("pmax", "RED Pmax (ns3::RdmaSwitch::EcnPmax)", pmax);
+    cmd.AddValue("ecnMarkingPoint",
+                 "where the switch marks (ns3::RdmaSwitch::EcnMarkingPoint): dequeue (egress, "
+                 "as the DCQCN papers' switches) or enqueue",
+                 ecnMarkingPoint);
     cmd.AddValue("preset", "DCQCN parameter set: paper or connectx", preset);
     cmd.AddValue("g", "G: alpha gain", g);
     cmd.AddValue("initialAlpha", "InitialAlpha", initialAlpha);
@@ -442,6 +375,11 @@ main(int argc, char* argv[])
     rdma.SetSwitchAttribute("EcnKmin", UintegerValue(kmin));
     rdma.SetSwitchAttribute("EcnKmax", UintegerValue(kmax));
     rdma.SetSwitchAttribute("EcnPmax", DoubleValue(pmax));
+    NS_ABORT_MSG_IF(ecnMarkingPoint != "dequeue" && ecnMarkingPoint != "enqueue",
+                    "--ecnMarkingPoint=" << ecnMarkingPoint
+                                         << " is not valid; valid: dequeue, enqueue");
+    rdma.SetSwitchAttribute("EcnMarkingPoint",
+                            StringValue(ecnMarkingPoint == "dequeue" ? "Dequeue" : "Enqueue"));
     rdma.SetMmuAttribute("BufferSize", UintegerValue(bufferBytes));
     rdma.InstallHosts(hosts);
     rdma.InstallSwitch(sw);
@@ -592,18 +530,21 @@ main(int argc, char* argv[])
         }
     }
 
-    const FixedPoint fp = SolveFixedPoint(lineBps,
-                                          nFlows,
-                                          wireBytes,
-                                          cnpIntervalValue.Get().GetSeconds(),
-                                          Time(attr("AlphaUpdateInterval")).GetSeconds(),
-                                          Time(attr("RateIncreaseInterval")).GetSeconds(),
-                                          std::stod(attr("ByteCounter")),
-                                          std::stoul(attr("FastRecoverySteps")),
-                                          DataRate(attr("AdditiveIncreaseRate")).GetBitRate(),
-                                          kmin,
-                                          kmax,
-                                          pmax);
+    DcqcnFluidModel::Parameters fluid;
+    fluid.lineBps = lineBps;
+    fluid.flows = nFlows;
+    fluid.wireBytes = wireBytes;
+    fluid.tau = cnpIntervalValue.Get().GetSeconds();
+    fluid.tauPrime = Time(attr("AlphaUpdateInterval")).GetSeconds();
+    fluid.timer = Time(attr("RateIncreaseInterval")).GetSeconds();
+    fluid.byteCounterBytes = std::stod(attr("ByteCounter"));
+    fluid.fastRecovery = std::stoul(attr("FastRecoverySteps"));
+    fluid.raiBps = DataRate(attr("AdditiveIncreaseRate")).GetBitRate();
+    fluid.g = std::stod(attr("G"));
+    fluid.kmin = kmin;
+    fluid.kmax = kmax;
+    fluid.pmax = pmax;
+    const DcqcnFluidModel::FixedPoint fp = DcqcnFluidModel::SolveFixedPoint(fluid);
 
     std::cout << std::fixed << std::setprecision(3);
     std::cout << "dcqcn-convergence: " << nFlows << " flows -> 1, " << rate << ", delay "
@@ -623,7 +564,8 @@ main(int argc, char* argv[])
               << ", R_HAI " << attr("HyperIncreaseRate") << ", MinRate " << attr("MinRate")
               << ", MinDecreaseFactor " << attr("MinDecreaseFactor") << ", ClampTargetRate "
               << attr("ClampTargetRate") << "; CNP interval " << cnpIntervalValue.Get().As(Time::US)
-              << "; RED " << kmin << "/" << kmax << " B, " << pmax << "\n";
+              << "; RED " << kmin << "/" << kmax << " B, " << pmax << " at " << ecnMarkingPoint
+              << "\n";
     std::cout << "  steady state from " << measureFrom.As(Time::MS) << ": fair share C/N "
               << fair * 1e-9 << " Gb/s\n";
     for (uint32_t i = 0; i < nFlows; ++i)

@@ -40,15 +40,29 @@
  *  - SIMULATOR_STOP_TIME -> Simulator::Stop.
  *
  * Node ids are those of the topology file; host i has the peer's address
- * 11.(i/256).(i%256).1, and the flows of a host use UDP source ports 10000, 10001, ... in
- * file order, as in the peer, so that the fct.txt lines match.
+ * 11.(i/256).(i%256).1, and the flows from one host to one destination use UDP source ports
+ * 10000, 10001, ... in file order, as the peer numbers them (scratch/third.cc keeps a
+ * counter per (source, destination) pair), so that the fct.txt lines and the ECMP paths
+ * (the source port is part of the hashed 5-tuple) match.
+ *
+ * --framing chooses what a packet costs on the wire: `roce` (default) is real RoCEv2 on
+ * Ethernet, 82 bytes per data packet besides the payload (plus the 16-byte RETH once);
+ * `hpcc-sim` charges the bytes of the peer's packets (ns3::RdmaNetDevice::Framing
+ * HpccSimulator: 36 per data packet with DCQCN, 48 per ACK, no CNP, 31 per PFC frame),
+ * so that differences that remain are model differences, not framing differences.
+ * --ecmp chooses the flow hash of the switches: `module` (default; seeded per replication,
+ * --run) or `hpcc-sim` (ns3::RdmaHpccEcmpLoadBalancer: the peer's MurmurHash3 over source,
+ * destination and ports, seeded with the switch's node id), so that data packets take the
+ * peer's paths.
  *
  * Output formats (as the peer writes them):
  *  - fct.txt, one line per completed flow, in completion order:
  *    `sip dip sport dport size start_ns fct_ns standalone_fct_ns` (addresses in hex,
  *    %08x). dport is the flow file's (on the wire RoCEv2 uses 4791); standalone_fct is the
  *    peer's formula base_rtt + total_bytes x 8 / bottleneck_rate with this model's
- *    per-packet wire overhead (82 bytes, plus the 16-byte RETH once).
+ *    per-packet wire overhead (82 bytes, plus the 16-byte RETH once) or, with
+ *    --framing=hpcc-sim, the peer's own (48 bytes: CustomHeader::GetStaticWholeHeaderSize
+ *    without INT, which counts a 14-byte Ethernet header where its wire has PPP's 2).
  *  - pfc.txt, one line per PFC frame received: `time_ns node_id node_type if_index type`
  *    with node_type 0 host / 1 switch, if_index the device index + 1 (the peer's device 0
  *    is the loopback), type 1 pause / 0 resume. This model also sends pause refreshes
@@ -86,6 +100,10 @@ namespace
 constexpr uint64_t WIRE_OVERHEAD = RdmaNetDevice::ROCE_PACKET_OVERHEAD_BYTES;
 /// The RETH of the first packet of a WRITE.
 constexpr uint64_t RETH_BYTES = 16;
+/// The peer's per-packet bytes in its standalone FCT (scratch/third.cc qp_finish:
+/// CustomHeader::GetStaticWholeHeaderSize() - IntHeader::GetStaticSize(): Ethernet 14,
+/// IPv4 20, UDP 8, SeqTs 6).
+constexpr uint64_t PEER_STANDALONE_OVERHEAD = 48;
 
 /// Everything the configuration file says, mapped onto this module.
 struct Settings
@@ -727,6 +745,7 @@ struct Run
     std::unordered_map<uint32_t, std::vector<PathInfo>> pathCache;
     std::vector<FlowState> flows;
     uint32_t mtu{1000};
+    bool peerFraming{false}; //!< --framing=hpcc-sim
     std::ofstream fct;
     uint32_t remaining{0};
 };
@@ -747,7 +766,8 @@ StandaloneFctNs(Run* run, const HpccFlow& f)
     const PathInfo& p = it->second[f.src];
     const uint64_t baseRtt = 2 * p.delayNs + p.txDelayNs;
     const uint64_t packets = (f.size + run->mtu - 1) / run->mtu;
-    const uint64_t totalBytes = f.size + packets * WIRE_OVERHEAD + RETH_BYTES;
+    const uint64_t totalBytes = run->peerFraming ? f.size + packets * PEER_STANDALONE_OVERHEAD
+                                                 : f.size + packets * WIRE_OVERHEAD + RETH_BYTES;
     return baseRtt + static_cast<uint64_t>(static_cast<long double>(totalBytes) * 8e9L / p.bw);
 }
 
@@ -1207,6 +1227,8 @@ RunHpccCompat(int argc, char* argv[])
     uint32_t seed = 0;      // 0: keep ns-3's RngSeed (default 1, or --RngSeed)
     uint32_t runNumber = 0; // 0: keep ns-3's RngRun (default 1, or --RngRun)
     Time cnpInterval(0);
+    std::string framing = "roce";
+    std::string ecmp = "module";
     CommandLine cmd(__FILE__);
     cmd.Usage("Run an HPCC-simulator configuration (config, topology and flow files) unchanged; "
               "write fct.txt and pfc.txt in that simulator's formats.");
@@ -1221,12 +1243,37 @@ RunHpccCompat(int argc, char* argv[])
                  "ns3::RdmaNic::CnpInterval (0: a CNP for every CE-marked packet, as the peer "
                  "flags the ACK of every CE packet)",
                  cnpInterval);
+    cmd.AddValue("framing",
+                 "what a packet costs on the wire: roce (real RoCEv2 on Ethernet) or hpcc-sim "
+                 "(the peer's packet bytes, ns3::RdmaNetDevice::Framing HpccSimulator)",
+                 framing);
+    cmd.AddValue("ecmp",
+                 "how switches hash flows onto equal-cost paths: module (this module's hash, "
+                 "seeded per replication) or hpcc-sim (the peer's MurmurHash3 seeded with the "
+                 "switch's node id, ns3::RdmaHpccEcmpLoadBalancer)",
+                 ecmp);
     cmd.Parse(argc, argv);
     RdmaOptionChecker::Require(!configFile.empty() && FileExists(configFile),
                                "config",
                                configFile,
                                "an HPCC configuration file that exists (required)");
     RdmaOptionChecker::OutputDirectory("outDir", outDir);
+    RdmaOptionChecker::Require(framing == "roce" || framing == "hpcc-sim",
+                               "framing",
+                               framing,
+                               "roce, hpcc-sim");
+    const bool peerFraming = framing == "hpcc-sim";
+    RdmaOptionChecker::Require(ecmp == "module" || ecmp == "hpcc-sim",
+                               "ecmp",
+                               ecmp,
+                               "module, hpcc-sim");
+    if (peerFraming)
+    {
+        Config::SetDefault("ns3::RdmaNetDevice::Framing", EnumValue(RdmaNetDevice::HPCC_SIMULATOR));
+        // The peer's INT header for CC_MODE 1 (DCQCN): IntHeader::mode NONE, 0 bytes
+        // (scratch/third.cc; HPCC's CC_MODE 3 would carry 42, TIMELY's 7 carries 8).
+        Config::SetDefault("ns3::RdmaNetDevice::HpccIntBytes", UintegerValue(0));
+    }
     // Only an explicit --seed/--run overrides ns-3's global RngSeed/RngRun.
     RdmaOptionChecker::Seed(seed, runNumber);
 
@@ -1278,7 +1325,11 @@ RunHpccCompat(int argc, char* argv[])
     std::cout << "hpcc-compat: " << configFile << "\n  topology " << topologyPath << ": "
               << topo.GetNNodes() << " nodes (" << topo.GetNSwitches() << " switches), "
               << topo.GetLinks().size() << " links\n  flows " << flowPath << ": "
-              << flowReader.GetFlows().size() << "\nconfiguration mapping:\n";
+              << flowReader.GetFlows().size() << "\n  framing "
+              << (peerFraming ? "hpcc-sim (the peer's packet bytes: data payload + 36, ACK 48, "
+                                "CNP 0, PFC 31)"
+                              : "roce (RoCEv2 on Ethernet: data payload + 82, RETH 16 once)")
+              << "\nconfiguration mapping:\n";
     for (const auto& line : s.mapping)
     {
         std::cout << line << "\n";
@@ -1295,6 +1346,26 @@ RunHpccCompat(int argc, char* argv[])
     InstallNics(rdma, s, topo, nodes, cnpInterval);
     const std::vector<std::string> switchNotes =
         InstallSwitches(rdma, cfg, s, topo, flowReader, nodes);
+    if (ecmp == "hpcc-sim")
+    {
+        // The peer's data packets carry the flow file's dport, which its hash includes.
+        const auto& all = flowReader.GetFlows();
+        const uint16_t dport = all.empty() ? 0 : static_cast<uint16_t>(all.front().dport);
+        for (const auto& f : all)
+        {
+            NS_ABORT_MSG_IF(f.dport != dport,
+                            "--ecmp=hpcc-sim: the flows have destination ports "
+                                << dport << " and " << f.dport
+                                << "; valid: one dport for every flow (the hash takes one)");
+        }
+        for (uint32_t id : topo.GetSwitchIds())
+        {
+            Ptr<RdmaHpccEcmpLoadBalancer> lb = CreateObject<RdmaHpccEcmpLoadBalancer>();
+            lb->SetAttribute("Seed", UintegerValue(id));
+            lb->SetAttribute("DestinationPort", UintegerValue(dport));
+            nodes.Get(id)->GetObject<RdmaSwitch>()->SetAttribute("LoadBalancer", PointerValue(lb));
+        }
+    }
     rdma.AssignStreams(switches, 0);
     topo.AssignStreams(1000);
     RdmaRoutingHelper::PopulateRoutingTables(nodes);
@@ -1308,6 +1379,7 @@ RunHpccCompat(int argc, char* argv[])
     run.topo = &topo;
     run.nodes = nodes;
     run.mtu = s.mtu;
+    run.peerFraming = peerFraming;
     run.fct.open(fctPath);
     NS_ABORT_MSG_IF(!run.fct, "cannot write " << fctPath);
     PfcLog pfc;
@@ -1322,11 +1394,13 @@ RunHpccCompat(int argc, char* argv[])
     }
     const auto& flows = flowReader.GetFlows();
     run.flows.resize(flows.size());
-    std::unordered_map<uint32_t, uint32_t> nextPort;
+    // The peer's portNumder[src][dst]: 10000 for every host pair, + 1 per flow of the pair.
+    std::unordered_map<uint64_t, uint32_t> nextPort;
     Time firstStart = Time::Max();
     for (uint32_t i = 0; i < flows.size(); ++i)
     {
-        auto it = nextPort.emplace(flows[i].src, 10000).first;
+        const uint64_t pair = (static_cast<uint64_t>(flows[i].src) << 32) | flows[i].dst;
+        auto it = nextPort.emplace(pair, 10000).first;
         run.flows[i].flow = &flows[i];
         run.flows[i].sport = static_cast<uint16_t>(it->second++);
         firstStart = std::min(firstStart, flows[i].start);
