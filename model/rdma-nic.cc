@@ -285,6 +285,7 @@ RdmaNic::GetQpParameters() const
     p.cnpDscp = m_cnpDscp;
     p.ackDscp = m_ackDscp;
     p.ecnCapable = m_ecnCapable;
+    p.port = m_ports.empty() ? nullptr : m_ports[0];
     return p;
 }
 

@@ -31,8 +31,6 @@ NS_OBJECT_ENSURE_REGISTERED(RdmaQueuePair);
 
 namespace
 {
-/// Ethernet II header carried in the frame.
-constexpr uint32_t ETHERNET_HEADER_BYTES = 14;
 /// Size of the ring of per-sequence send times used for RTT samples.
 constexpr std::size_t SEND_TIME_RING = 4096;
 /// Initial size of that ring: it doubles while more packets are in flight (memory per
@@ -498,7 +496,12 @@ RdmaQueuePair::GetNextPacket(uint16_t sourcePort)
     RecordSendTime(seq, retransmission);
     m_lr->OnPacketSent(m_rs, seq, retransmission);
 
-    const uint32_t wireBytes = RdmaNetDevice::WireBytes(p->GetSize() + ETHERNET_HEADER_BYTES);
+    // What the packet costs on the port's wire (its Framing: real Ethernet, or the HPCC
+    // simulator's bytes for compatibility runs).
+    const uint32_t wireBytes =
+        m_params.port
+            ? m_params.port->GetPacketWireBytes(p)
+            : RdmaNetDevice::WireBytes(p->GetSize() + RdmaNetDevice::ETHERNET_HEADER_BYTES);
     m_cc->OnPacketSent(m_ccState, wireBytes);
     m_nextSendTime = Simulator::Now() + PacingGap(payload, wireBytes);
     m_lastTxTime = Simulator::Now();

@@ -8,6 +8,7 @@
 #include "rdma-cc-state.h"
 #include "rdma-int-trailer.h"
 #include "rdma-loss-recovery.h"
+#include "rdma-net-device.h"
 #include "rdma-work-request.h"
 
 #include "ns3/callback.h"
@@ -43,6 +44,9 @@ struct RdmaQpParameters
     int16_t ackDscp{-1};           //!< DSCP of ACKs and NAKs, -1 = the queue pair's data DSCP
     bool ecnCapable{true};         //!< data packets are sent ECT(0)
     uint16_t partitionKey{0xFFFF}; //!< BTH P_Key
+    /// A port of the NIC: what a packet costs on its wire under the port's Framing (the
+    /// pacer charges that). Null: real Ethernet framing.
+    Ptr<const RdmaNetDevice> port;
 };
 
 /**

@@ -896,7 +896,9 @@ RdmaSwitch::RunDequeueHooks(const Ptr<Packet>& packet, uint32_t port, uint8_t cl
         if (hook.portState && !portState)
         {
             // The frame is about to start: count it (Ethernet header added by the device).
-            FillPortState(ctx, RdmaNetDevice::WireBytes(packet->GetSize() + ETHERNET_HEADER_BYTES));
+            FillPortState(
+                ctx,
+                RdmaNetDevice::WireBytes(packet->GetSize() + RdmaNetDevice::ETHERNET_HEADER_BYTES));
             portState = true;
         }
         if (hook.processor->Dequeue(packet, ctx) == RdmaEgressProcessor::MARK_CE && !marked)
