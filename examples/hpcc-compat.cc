@@ -31,7 +31,9 @@
  *    the ACK of every CE-marked packet). With ENABLE_QCN 0 nothing is ever marked, DCQCN
  *    stays at line rate, and the run uses ns3::RdmaFixedRateCongestionControl (identical).
  *  - PACKET_PAYLOAD_SIZE -> RdmaNic::Mtu; L2_ACK_INTERVAL -> RdmaNic::AckInterval;
- *    ACK_HIGH_PRIO 1 -> RdmaNic::AckDscp 48; L2_BACK_TO_ZERO -> go-back-N (0) or
+ *    ACK_HIGH_PRIO -> RdmaNic::AckDscp -1 (ACKs in the data class: the peer's switches queue
+ *    them with the data whatever the key says); CNPs in the flows' data class too
+ *    (RdmaNic::CnpDscp; the peer's CNP is a flag in the ACK); L2_BACK_TO_ZERO -> go-back-N (0) or
  *    ns3::RdmaGoBackZeroLossRecovery (1).
  *  - BUFFER_SIZE MB -> RdmaSwitchMmu::BufferSize; USE_DYNAMIC_PFC_THRESHOLD -> dynamic
  *    threshold, Alpha 1/8; the peer's 4 KB reserve, 3 KB resume offset and headroom
@@ -84,6 +86,7 @@
 #include <iostream>
 #include <limits>
 #include <map>
+#include <set>
 #include <sstream>
 #include <sys/resource.h>
 #include <unordered_map>
@@ -455,8 +458,11 @@ MapConfig(HpccConfigReader& cfg)
     Map(cfg,
         s,
         "ACK_HIGH_PRIO",
-        s.ackHighPriority ? "ns3::RdmaNic::AckDscp 48 (class 6, before data)"
-                          : "ns3::RdmaNic::AckDscp -1 (ACKs in the data class)");
+        std::string(s.ackHighPriority ? "accepted: " : "") +
+            "ns3::RdmaNic::AckDscp -1 (ACKs in the data class) either way: the peer's switches "
+            "queue ACKs with the data (third.cc never sets SwitchNode::AckHighPrio) and its "
+            "NIC, like ours, sends queued ACKs before data; the key only sets the class that "
+            "pauses the peer's ACK queue");
 
     // --- switches
     if (cfg.Has("BUFFER_SIZE"))
@@ -857,7 +863,7 @@ InstallNics(RdmaHelper& rdma,
 {
     rdma.SetNicAttribute("Mtu", UintegerValue(s.mtu));
     rdma.SetNicAttribute("AckInterval", UintegerValue(s.ackInterval));
-    rdma.SetNicAttribute("AckDscp", IntegerValue(s.ackHighPriority ? 48 : -1));
+    rdma.SetNicAttribute("AckDscp", IntegerValue(-1));
     rdma.SetNicAttribute("CnpInterval", TimeValue(cnpInterval));
     if (s.dcqcn)
     {
@@ -1305,6 +1311,15 @@ RunHpccCompat(int argc, char* argv[])
     HpccFlowReader flowReader;
     ReadInput(flowReader, flowPath, "flow");
     flowReader.Validate(topo);
+    // The peer's CNP is a flag in the ACK, which travels in the flow's data class: CNPs take
+    // the data DSCP (StartFlow's (pg << 3) | 2) when every flow has the same priority group.
+    std::set<uint32_t> priorityGroups;
+    for (const auto& f : flowReader.GetFlows())
+    {
+        priorityGroups.insert(f.priorityGroup);
+    }
+    const bool oneDataClass = priorityGroups.size() == 1;
+    const uint32_t cnpDscp = oneDataClass ? (*priorityGroups.begin() << 3) | 2 : 48;
     if (s.backToZero)
     {
         uint64_t largest = 0;
@@ -1329,6 +1344,10 @@ RunHpccCompat(int argc, char* argv[])
               << (peerFraming ? "hpcc-sim (the peer's packet bytes: data payload + 36, ACK 48, "
                                 "CNP 0, PFC 31)"
                               : "roce (RoCEv2 on Ethernet: data payload + 82, RETH 16 once)")
+              << "\n  CNPs: DSCP " << cnpDscp
+              << (oneDataClass ? " (the flows' data class, as the peer's CNP-flagged ACKs)"
+                               : " (the flows use several priority groups: not the peer's "
+                                 "class, which is each flow's own)")
               << "\nconfiguration mapping:\n";
     for (const auto& line : s.mapping)
     {
@@ -1343,6 +1362,7 @@ RunHpccCompat(int argc, char* argv[])
 
     // --- NICs and switches
     RdmaHelper rdma;
+    rdma.SetNicAttribute("CnpDscp", UintegerValue(cnpDscp));
     InstallNics(rdma, s, topo, nodes, cnpInterval);
     const std::vector<std::string> switchNotes =
         InstallSwitches(rdma, cfg, s, topo, flowReader, nodes);

@@ -703,6 +703,14 @@ TEST(RdmaHpccCompat, ExampleRunsDcqcn)
     EXPECT_NE(output.find("-> ns3::DcqcnCongestionControl::RateIncreaseInterval 300 us"),
               std::string::npos)
         << output;
+    // ACK_HIGH_PRIO 1 (the shared configuration's): the peer's switches still queue ACKs,
+    // and the CNP flag they carry, with the data (third.cc never sets the switches'
+    // AckHighPrio): ACKs and CNPs in the flows' class, DSCP (3 << 3) | 2.
+    EXPECT_NE(output.find("ACK_HIGH_PRIO             1                  -> accepted: "
+                          "ns3::RdmaNic::AckDscp -1"),
+              std::string::npos)
+        << output;
+    EXPECT_NE(output.find("CNPs: DSCP 26 (the flows' data class"), std::string::npos) << output;
     std::smatch m;
     ASSERT_TRUE(std::regex_search(output, m, std::regex("ECN marks ([0-9]+), CNPs ([0-9]+)")))
         << output;
