@@ -926,7 +926,8 @@ void
 RdmaSwitch::DecrementTtl(const Ptr<Packet>& packet, const uint8_t* head, bool checksum)
 {
     // One object reused: a Header's construction and destruction cost more than the rewrite.
-    static Ipv4HeadBytes h;
+    // Never destroyed, so that no destructor runs during static destruction at exit.
+    static Ipv4HeadBytes& h = *new Ipv4HeadBytes;
     std::copy(head, head + IPV4_TTL_REWRITE_BYTES, h.m_bytes);
     if (checksum)
     {

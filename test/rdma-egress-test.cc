@@ -570,3 +570,35 @@ TEST(RdmaEgressDeathTest, TelemetryOnAPortWithoutARateCodeIsNamed)
         },
         "RdmaIntInserter: port 0 runs at 1000000000 bit/s, which has no INT line-rate code");
 }
+
+TEST(RdmaEgress, HelperAddsStagesAndTelemetryToTheSwitchesItInstalls)
+{
+    NodeContainer n;
+    n.Create(2);
+    RdmaLinkHelper link;
+    link.Install(n.Get(0), n.Get(1));
+    RdmaHelper rdma;
+    rdma.EnableTelemetry();
+    rdma.AddEgressProcessor("ns3::RdmaRedEcnMarker",
+                            "Kmin",
+                            UintegerValue(1),
+                            "Kmax",
+                            UintegerValue(2));
+    Ptr<RdmaSwitch> sw = rdma.InstallSwitch(n.Get(1));
+    ASSERT_EQ(sw->GetNEgressProcessors(), 3u);
+    EXPECT_EQ(sw->GetEgressProcessor(0), sw->GetEcnMarker());
+    EXPECT_EQ(sw->GetEgressProcessor(1), sw->GetIntInserter());
+    Ptr<RdmaRedEcnMarker> extra = DynamicCast<RdmaRedEcnMarker>(sw->GetEgressProcessor(2));
+    ASSERT_TRUE(extra);
+    EXPECT_EQ(extra->GetKmin(), 1u);
+    EXPECT_EQ(extra->GetKmax(), 2u);
+    Simulator::Destroy();
+}
+
+TEST(RdmaEgressDeathTest, HelperNamesAnUnknownStage)
+{
+    RdmaHelper rdma;
+    EXPECT_DEATH(rdma.AddEgressProcessor("ns3::RdmaFixedRateCongestionControl"),
+                 "unknown egress processor TypeId 'ns3::RdmaFixedRateCongestionControl'; "
+                 "valid: .*ns3::RdmaRedEcnMarker");
+}
