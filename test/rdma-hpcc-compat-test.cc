@@ -834,6 +834,8 @@ TEST(RdmaHpccCompat, HeadroomAndEcnThresholdsDoNotWrap)
                                   std::regex("KMIN_MAP 1 100000000000 1e17: value 1e.17 for rate "
                                              "100000000000 is above the buffer")))
         << output;
+}
+
 namespace
 {
 
