@@ -765,3 +765,34 @@ TEST(RdmaFalcon, GoodputAtFivePercentLossStaysAboveNinetyPercent)
     EXPECT_NEAR(relative, lossy / lossFree, 1e-3);
     EXPECT_GE(relative, 0.9);
 }
+
+TEST(RdmaSwift, FractionalWindowGap)
+{
+    // A window of a quarter packet (MinCwnd = MaxCwnd = InitialCwnd = 0.25: 256 bytes) is
+    // one packet in flight followed by a gap of RTT / cwnd = 4 RTTs (Algorithm 1's
+    // pacing_delay): one full packet every 4 x 4.19 us, so by Little's law the goodput is
+    // 0.25 x 1024 x 8 / RTT = 0.489 Gb/s.
+    Attrs attrs = Base(0.25);
+    attrs.emplace_back("MinCwnd", Create<DoubleValue>(0.25));
+    attrs.emplace_back("MaxCwnd", Create<DoubleValue>(0.25));
+    Fabric f(1, "ns3::SwiftCongestionControl", attrs);
+    std::vector<Time> sends;
+    f.requesters[0]->TraceConnectWithoutContext(
+        "Tx",
+        MakeBoundCallback(
+            +[](std::vector<Time>* v, uint64_t, bool) { v->push_back(Simulator::Now()); },
+            &sends));
+    PostWriteAt(f.requesters[0], f.star.hosts.Get(1), Seconds(0), 100 * MTU);
+    Simulator::Run();
+    ASSERT_EQ(f.logs[0].sends.size(), 1U);
+    EXPECT_EQ(f.requesters[0]->GetCcState().window, 256U);
+    ASSERT_EQ(sends.size(), 100U);
+    // From the second round trip on (srtt known), the gaps are 4 x srtt; srtt converges to
+    // the RTT of an unloaded path (no queue: one packet in flight).
+    const double rtt = OneSwitchRtt();
+    const double gap = (sends[99] - sends[50]).GetSeconds() / 49;
+    std::cout << "quarter-packet window: gap " << gap * 1e6 << " us (4 x RTT = " << 4 * rtt * 1e6
+              << " us)\n";
+    EXPECT_NEAR(gap / (4 * rtt), 1.0, 0.01);
+    Simulator::Destroy();
+}
