@@ -17,6 +17,7 @@ above it at 5 % loss).
 
 Usage: examples/plot-goodput-vs-loss.py [--output results/goodput-vs-loss.png]
                                         results/goodput-vs-loss.csv [more.csv ...]
+(a panel's CSV may be several joined with '+': a.csv+b.csv)
 """
 import argparse
 import csv
@@ -47,9 +48,13 @@ def gb0(p, k, n):
     return n / (n + (1 / q - 1) * (ej + k - 1))
 
 
-def read(path):
-    with open(path) as f:
-        return list(csv.DictReader(f))
+def read(paths):
+    """Rows of one panel: one CSV, or several joined with '+' (e.g. a run per --ccs)."""
+    rows = []
+    for path in paths.split("+"):
+        with open(path) as f:
+            rows += list(csv.DictReader(f))
+    return rows
 
 
 DEFAULT_CC = "RdmaFixedRate"
@@ -130,7 +135,8 @@ def panel(ax, rows, title_prefix, logx):
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("csv", nargs="+", help="CSV files written by goodput-vs-loss")
+    ap.add_argument("csv", nargs="+",
+                    help="CSV files written by goodput-vs-loss, one per panel ('+' joins several)")
     ap.add_argument("--output", default="results/goodput-vs-loss.png")
     args = ap.parse_args()
 
