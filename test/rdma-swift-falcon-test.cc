@@ -796,3 +796,34 @@ TEST(RdmaSwift, FractionalWindowGap)
     EXPECT_NEAR(gap / (4 * rtt), 1.0, 0.01);
     Simulator::Destroy();
 }
+
+TEST(RdmaSwift, HopScalingFromTheTtl)
+{
+    // Switches decrement the IPv4 TTL, so the responder knows the data path crossed one
+    // switch (hops = 1) and the target is BaseTarget + h = 10 + 4 us. Two flows into one
+    // port (the bottleneck) hold the fabric delay (= RTT) there.
+    Attrs attrs = Base(32);
+    attrs.emplace_back("PerHopScaling", Create<TimeValue>(MicroSeconds(4)));
+    Fabric f(2, "ns3::SwiftCongestionControl", attrs);
+    f.measureFrom = MicroSeconds(1000);
+    std::vector<Time> targets;
+    f.requesters[0]->GetCongestionControl()->TraceConnectWithoutContext(
+        "TargetDelay",
+        MakeBoundCallback(
+            +[](std::vector<Time>* v, Time, Time t) { v->push_back(t); },
+            &targets));
+    for (uint32_t i = 0; i < 2; ++i)
+    {
+        PostWriteAt(f.requesters[i], f.star.hosts.Get(i + 1), Seconds(0), 100'000'000);
+    }
+    Simulator::Stop(MicroSeconds(2000));
+    Simulator::Run();
+    ASSERT_FALSE(targets.empty());
+    EXPECT_EQ(targets.back(), MicroSeconds(14));
+    const double mean =
+        std::accumulate(f.rttSamples.begin(), f.rttSamples.end(), 0.0) / f.rttSamples.size();
+    std::cout << "one switch, h = 4 us: target " << targets.back().As(Time::US) << ", mean RTT "
+              << mean * 1e6 << " us\n";
+    EXPECT_NEAR(mean * 1e6, 14, 0.5);
+    Simulator::Destroy();
+}
