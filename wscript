@@ -34,6 +34,7 @@ def build(bld):
     module.source = [
         'model/rdma-bth-header.cc',
         'model/rdma-int-header.cc',
+        'model/rdma-int-trailer.cc',
         'model/rdma-reth-header.cc',
         'model/rdma-aeth-header.cc',
         'model/rdma-icrc-trailer.cc',
@@ -42,8 +43,12 @@ def build(bld):
         'model/rdma-net-device.cc',
         'model/rdma-switch-mmu.cc',
         'model/rdma-switch.cc',
+        'model/rdma-egress-processor.cc',
+        'model/rdma-red-ecn-marker.cc',
+        'model/rdma-int-inserter.cc',
         'model/rdma-load-balancer.cc',
         'model/rdma-ecmp-load-balancer.cc',
+        'model/rdma-hpcc-ecmp-load-balancer.cc',
         'model/rdma-random-spray-load-balancer.cc',
         'model/rdma-round-robin-spray-load-balancer.cc',
         'model/rdma-flowlet-load-balancer.cc',
@@ -81,6 +86,9 @@ def build(bld):
         'helper/hpcc-flow-reader.cc',
         'helper/hpcc-config-reader.cc',
         'helper/hpcc-line-cursor.cc',
+        'helper/rdma-option-checker.cc',
+        'helper/rdma-conservation-monitor.cc',
+        'helper/dcqcn-fluid-model.cc',
         ]
 
     headers = bld(features='ns3header')
@@ -88,6 +96,7 @@ def build(bld):
     headers.source = [
         'model/rdma-bth-header.h',
         'model/rdma-int-header.h',
+        'model/rdma-int-trailer.h',
         'model/rdma-reth-header.h',
         'model/rdma-aeth-header.h',
         'model/rdma-icrc-trailer.h',
@@ -96,8 +105,12 @@ def build(bld):
         'model/rdma-net-device.h',
         'model/rdma-switch-mmu.h',
         'model/rdma-switch.h',
+        'model/rdma-egress-processor.h',
+        'model/rdma-red-ecn-marker.h',
+        'model/rdma-int-inserter.h',
         'model/rdma-load-balancer.h',
         'model/rdma-ecmp-load-balancer.h',
+        'model/rdma-hpcc-ecmp-load-balancer.h',
         'model/rdma-random-spray-load-balancer.h',
         'model/rdma-round-robin-spray-load-balancer.h',
         'model/rdma-flowlet-load-balancer.h',
@@ -139,6 +152,10 @@ def build(bld):
         'helper/hpcc-flow-reader.h',
         'helper/hpcc-config-reader.h',
         'helper/hpcc-line-cursor.h',
+        'helper/hpcc-input-error.h',
+        'helper/rdma-option-checker.h',
+        'helper/rdma-conservation-monitor.h',
+        'helper/dcqcn-fluid-model.h',
         ]
 
     incast_example = ''
@@ -176,6 +193,7 @@ def build(bld):
             'test/rdma-test-suite.cc',
             'test/rdma-header-test.cc',
             'test/rdma-telemetry-test.cc',
+            'test/rdma-egress-test.cc',
             'test/rdma-link-test.cc',
             'test/rdma-switch-test.cc',
             'test/rdma-load-balance-test.cc',
@@ -196,6 +214,7 @@ def build(bld):
             'test/rdma-ecmp-spray-test.cc',
             'test/rdma-path-selector-test.cc',
             'test/rdma-scale-up-test.cc',
+            'test/rdma-robustness-test.cc',
             ]
         module_test.use.append('GTEST')
         module_test.defines = list(getattr(module_test, 'defines', [])) + [

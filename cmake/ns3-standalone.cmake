@@ -37,6 +37,23 @@ set(CMAKE_CXX_STANDARD_REQUIRED ON)
 set(CMAKE_CXX_EXTENSIONS OFF)
 set(CMAKE_EXPORT_COMPILE_COMMANDS ON)
 
+# ns-3's NS_ASSERT and NS_LOG macros compile to nothing unless NS3_ASSERT_ENABLE / NS3_LOG_ENABLE
+# are defined. These options (named like ns-3's own) define them for the code compiled here: the
+# module, its examples and tests, and the inline code of ns-3's headers. The installed ns-3's
+# libraries keep what they were built with: Debian 12's are its release profile with logging
+# (--enable-logs) and without assertions, so assertions inside ns-3's .cc files (e.g.
+# PacketMetadata::Enable's) only fire in an ns-3 built in its default or debug profile.
+# On by default for Debug builds (`make debug`).
+if(CMAKE_BUILD_TYPE STREQUAL "Debug")
+  set(_ns3_checks_default ON)
+else()
+  set(_ns3_checks_default OFF)
+endif()
+option(NS3_ASSERT "Compile NS_ASSERT checks into the module (NS3_ASSERT_ENABLE)" ${_ns3_checks_default})
+option(NS3_LOG "Compile NS_LOG logging into the module (NS3_LOG_ENABLE)" ${_ns3_checks_default})
+unset(_ns3_checks_default)
+message(STATUS "${PROJECT_NAME}: NS_ASSERT ${NS3_ASSERT}, NS_LOG ${NS3_LOG}")
+
 option(NS3_STANDALONE_EXAMPLES "Build the module's examples" ON)
 option(NS3_STANDALONE_TESTS "Build the module's GoogleTest executable and register it with CTest" ON)
 
@@ -133,7 +150,12 @@ enable_testing()
 # only affect code compiled here (the installed ns-3 keeps whatever it was built with).
 function(ns3_standalone_target_setup target)
   target_compile_options(${target} PRIVATE "$<$<CXX_COMPILER_ID:GNU,Clang,AppleClang>:-Wall;-Wextra>")
-  target_compile_definitions(${target} PRIVATE "$<$<CONFIG:Debug>:NS3_LOG_ENABLE;NS3_ASSERT_ENABLE>")
+  if(NS3_ASSERT)
+    target_compile_definitions(${target} PRIVATE NS3_ASSERT_ENABLE)
+  endif()
+  if(NS3_LOG)
+    target_compile_definitions(${target} PRIVATE NS3_LOG_ENABLE)
+  endif()
 endfunction()
 
 # ns3_standalone_executable(NAME <target> OUTPUT_DIRECTORY <dir below the build dir>

@@ -10,7 +10,9 @@
 #    TestSuite "rdma" (./test.py -s rdma).
 #
 # Compile definitions given to the tests (all string literals):
-#   RDMA_BUILD_DIR       absolute build directory (standalone: build/, in-tree: ns-3's output dir)
+#   RDMA_BUILD_DIR       absolute build directory (standalone: build/, in-tree: ns-3's output dir);
+#                        read-only for tests: they write into rdmatest::OutputDir(), a
+#                        temporary directory (test/rdma-test-environment.h)
 #   RDMA_SOURCE_DIR      absolute path of this module's source folder
 #   RDMA_INCAST_EXAMPLE  absolute path of the rdma-incast example binary, "" when examples are
 #                        not built (in-tree with examples disabled)
@@ -60,6 +62,14 @@ find_program(RDMA_PYTHON3 NAMES python3 HINTS /usr/bin)
 if(RDMA_PYTHON3 AND (NS3_STANDALONE OR ENABLE_TESTS))
   add_test(NAME check-build-lists
            COMMAND ${RDMA_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/test/check-build-lists.py
+                   ${CMAKE_CURRENT_SOURCE_DIR}
+           WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}
+  )
+  # test/check-in-tree.py: what ns-3's own CMake and test-runner read from this module's files
+  # (the textual dependency scan of CMakeLists.txt, valid test names), which a standalone build
+  # never exercises.
+  add_test(NAME check-in-tree
+           COMMAND ${RDMA_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/test/check-in-tree.py
                    ${CMAKE_CURRENT_SOURCE_DIR}
            WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}
   )

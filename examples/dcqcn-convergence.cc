@@ -13,7 +13,11 @@
  *
  * Each sender WRITEs to the receiver without end from its start time (--startTimes, or
  * flow i at i x --startInterval). The switch marks ECN by RED on the egress queue to the
- * receiver (--kmin, --kmax, --pmax); the receiver's NIC sends CNPs (--cnpInterval); the
+ * receiver (--kmin, --kmax, --pmax), when a packet leaves the queue (--ecnMarkingPoint
+ * dequeue, the default: the DCQCN papers' switches mark at egress, so the mark carries the
+ * queue at departure and the loop delay is the propagation delay; Zhu et al., CoNEXT
+ * 2016, §5.1) or when it enters it (enqueue: the mark is delayed by the queueing delay,
+ * about 27 us at 135 KB and 40 Gb/s); the receiver's NIC sends CNPs (--cnpInterval); the
  * senders run ns3::DcqcnCongestionControl with the parameters of --preset (paper or
  * connectx, DcqcnCongestionControl::ApplyPaperPreset / ApplyConnectXPreset), each of which
  * a command-line option overrides (--g, --timer, --rai, ...; --PrintHelp lists them).
@@ -50,9 +54,9 @@ NS_LOG_COMPONENT_DEFINE("DcqcnConvergenceExample");
 namespace
 {
 
-/// Wire bytes of a data packet besides its payload: Ethernet 14, IPv4 20, UDP 8, BTH 12,
-/// ICRC 4, FCS 4, preamble 8, inter-frame gap 12.
-constexpr double WIRE_OVERHEAD = 82.0;
+/// Wire bytes of a data packet besides its payload (82: Ethernet, IPv4, UDP, BTH, ICRC, FCS,
+/// preamble, inter-frame gap).
+constexpr double WIRE_OVERHEAD = RdmaNetDevice::ROCE_PACKET_OVERHEAD_BYTES;
 
 /// One flow of the experiment.
 struct Flow
@@ -147,82 +151,6 @@ Sample(Sampler* x)
     Simulator::Schedule(x->interval, &Sample, x);
 }
 
-/// Fixed point of the DCQCN fluid model.
-struct FixedPoint
-{
-    double p{0};          //!< marking probability per packet
-    double alpha{0};      //!< alpha
-    double rtOverRc{0};   //!< target rate / current rate
-    double queueBytes{0}; //!< RED inverse of p
-    double cnpRate{0};    //!< CNPs per second per flow, a / tau
-};
-
-/**
- * The fixed point of the DCQCN fluid model (SIGCOMM 2015 §5, CoNEXT 2016 §3): N flows at
- * RC = C/N each (packets/s), marking probability p, CNP interval tau, alpha period tau',
- * timer T, byte counter B packets, F fast recovery steps, R_AI. With
- *   a = 1 - (1-p)^(tau RC), a' = 1 - (1-p)^(tau' RC),
- *   b = RC p / ((1-p)^-B - 1), t = RC p / ((1-p)^-(T RC) - 1),
- * dalpha/dt = 0 gives alpha = a', dRC/dt = 0 gives RT - RC = RC alpha a / (tau (b + t)) and
- * dRT/dt = 0 then leaves one equation in p:
- *   RC alpha a^2 / (tau^2 (b + t)) = R_AI ((1-p)^(F B) b + (1-p)^(F T RC) t),
- * solved by bisection; the queue is RED's inverse q = Kmin + p / Pmax (Kmax - Kmin).
- */
-FixedPoint
-SolveFixedPoint(double lineBps,
-                uint32_t n,
-                double wireBytes,
-                double tau,
-                double tauPrime,
-                double timer,
-                double byteCounterBytes,
-                uint32_t f,
-                double raiBps,
-                double kmin,
-                double kmax,
-                double pmax)
-{
-    const double rc = lineBps / (8 * wireBytes) / n;
-    const double bPkts = byteCounterBytes / wireBytes;
-    const double rai = raiBps / (8 * wireBytes);
-    auto terms = [&](double p, double& a, double& ap, double& b, double& t) {
-        a = 1 - std::pow(1 - p, tau * rc);
-        ap = 1 - std::pow(1 - p, tauPrime * rc);
-        b = bPkts > 0 ? rc * p / (std::pow(1 - p, -bPkts) - 1) : 0.0;
-        t = timer > 0 ? rc * p / (std::pow(1 - p, -timer * rc) - 1) : 0.0;
-    };
-    auto excess = [&](double p) {
-        double a;
-        double ap;
-        double b;
-        double t;
-        terms(p, a, ap, b, t);
-        const double lhs = rc * ap * a * a / (tau * tau * (b + t));
-        const double rhs =
-            rai * (std::pow(1 - p, f * bPkts) * b + std::pow(1 - p, f * timer * rc) * t);
-        return lhs - rhs;
-    };
-    double lo = 1e-12;
-    double hi = 0.999;
-    for (int i = 0; i < 200; ++i)
-    {
-        const double mid = std::sqrt(lo * hi);
-        (excess(mid) > 0 ? hi : lo) = mid;
-    }
-    FixedPoint fp;
-    fp.p = lo;
-    double a;
-    double ap;
-    double b;
-    double t;
-    terms(fp.p, a, ap, b, t);
-    fp.alpha = ap;
-    fp.cnpRate = a / tau;
-    fp.rtOverRc = 1 + ap * a / (tau * (b + t));
-    fp.queueBytes = fp.p >= pmax ? kmax : kmin + fp.p / pmax * (kmax - kmin);
-    return fp;
-}
-
 /// Parse "0,1ms,2.5ms" into times.
 std::vector<Time>
 ParseTimes(const std::string& text)
@@ -260,9 +188,10 @@ main(int argc, char* argv[])
     uint64_t kmin = 5000;
     uint64_t kmax = 200000;
     double pmax = 0.01;
+    std::string ecnMarkingPoint = "dequeue";
     std::string preset = "paper";
-    uint32_t seed = 1;
-    uint32_t run = 1;
+    uint32_t seed = 0; // 0: ns-3's RngSeed (default 1, or --RngSeed)
+    uint32_t run = 0;  // 0: ns-3's RngRun (default 1, or --RngRun)
     Time sampleInterval = MicroSeconds(10);
     Time measureFrom = Seconds(-1);
     Time convergenceWindow = MilliSeconds(5);
@@ -303,6 +232,10 @@ main(int argc, char* argv[])
     cmd.AddValue("kmin", "RED Kmin, bytes (ns3::RdmaSwitch::EcnKmin)", kmin);
     cmd.AddValue("kmax", "RED Kmax, bytes (ns3::RdmaSwitch::EcnKmax)", kmax);
     cmd.AddValue("pmax", "RED Pmax (ns3::RdmaSwitch::EcnPmax)", pmax);
+    cmd.AddValue("ecnMarkingPoint",
+                 "where the switch marks (ns3::RdmaSwitch::EcnMarkingPoint): dequeue (egress, "
+                 "as the DCQCN papers' switches) or enqueue",
+                 ecnMarkingPoint);
     cmd.AddValue("preset", "DCQCN parameter set: paper or connectx", preset);
     cmd.AddValue("g", "G: alpha gain", g);
     cmd.AddValue("initialAlpha", "InitialAlpha", initialAlpha);
@@ -320,8 +253,8 @@ main(int argc, char* argv[])
     cmd.AddValue("clampTargetRate", "ClampTargetRate (true/false)", clampTargetRate);
     cmd.AddValue("clampAfterTimeInc", "ClampTargetRateAfterTimeIncrease", clampAfterTimeInc);
     cmd.AddValue("cnpInterval", "ns3::RdmaNic::CnpInterval (NP), e.g. 50us", cnpInterval);
-    cmd.AddValue("seed", "random seed (ns3::RngSeedManager)", seed);
-    cmd.AddValue("run", "random run number", run);
+    cmd.AddValue("seed", "random seed (ns3::RngSeedManager; 0: ns-3's --RngSeed)", seed);
+    cmd.AddValue("run", "random run number (0: ns-3's --RngRun)", run);
     cmd.AddValue("sampleInterval", "time series sampling interval", sampleInterval);
     cmd.AddValue("measureFrom",
                  "start of the steady-state window (default: half-way)",
@@ -333,12 +266,54 @@ main(int argc, char* argv[])
     cmd.AddValue("summaryOutput", "summary CSV (key,value)", summaryOutput);
     cmd.Parse(argc, argv);
 
-    NS_ABORT_MSG_IF(nFlows == 0, "--flows must be at least 1");
-    NS_ABORT_MSG_IF(preset != "paper" && preset != "connectx",
-                    "--preset " << preset << " is unknown; valid: paper, connectx");
-    NS_ABORT_MSG_IF(!sampleInterval.IsStrictlyPositive(), "--sampleInterval must be > 0");
-    RngSeedManager::SetSeed(seed);
-    RngSeedManager::SetRun(run);
+    // Every option checked before anything is built (helper/rdma-option-checker.h).
+    using Check = RdmaOptionChecker;
+    Check::Range<uint32_t>("flows", nFlows, 1, 100000);
+    Check::Require(preset == "paper" || preset == "connectx", "preset", preset, "paper, connectx");
+    Check::Rate("rate", rate);
+    Check::NonNegative("delay", delay);
+    Check::Positive("duration", duration);
+    Check::NonNegative("startInterval", startInterval);
+    Check::Attribute("mtu", std::to_string(mtu), "ns3::RdmaNic", "Mtu");
+    Check::Attribute("ackInterval", std::to_string(ackInterval), "ns3::RdmaNic", "AckInterval");
+    Check::Range<uint64_t>("buffer", bufferBytes, 1, 1ULL << 40, "bytes");
+    Check::Range<uint64_t>("kmax", kmax, 0, bufferBytes, "bytes (at most --buffer)");
+    Check::Range<uint64_t>("kmin", kmin, 0, kmax, "bytes (at most --kmax)");
+    Check::Require(pmax >= 0 && pmax <= 1, "pmax", pmax, "a probability 0 .. 1");
+    Check::Positive("sampleInterval", sampleInterval);
+    Check::Positive("convergenceWindow", convergenceWindow);
+    Check::OutputFile("output", output);
+    Check::OutputFile("summaryOutput", summaryOutput);
+    // The DCQCN options are attributes: their own checkers say what is valid.
+    const std::vector<std::tuple<const char*, const char*, std::string*>> dcqcnOptions = {
+        {"g", "G", &g},
+        {"initialAlpha", "InitialAlpha", &initialAlpha},
+        {"alphaInterval", "AlphaUpdateInterval", &alphaInterval},
+        {"alphaMode", "AlphaUpdateMode", &alphaMode},
+        {"rateDecreaseInterval", "RateDecreaseInterval", &rateDecreaseInterval},
+        {"rateDecreaseDivisor", "RateDecreaseDivisor", &rateDecreaseDivisor},
+        {"minDecreaseFactor", "MinDecreaseFactor", &minDecreaseFactor},
+        {"timer", "RateIncreaseInterval", &timer},
+        {"byteCounter", "ByteCounter", &byteCounter},
+        {"fastRecovery", "FastRecoverySteps", &fastRecovery},
+        {"rai", "AdditiveIncreaseRate", &rai},
+        {"rhai", "HyperIncreaseRate", &rhai},
+        {"minRate", "MinRate", &minRate},
+        {"clampTargetRate", "ClampTargetRate", &clampTargetRate},
+        {"clampAfterTimeInc", "ClampTargetRateAfterTimeIncrease", &clampAfterTimeInc},
+    };
+    for (const auto& [option, attribute, value] : dcqcnOptions)
+    {
+        if (!value->empty())
+        {
+            Check::Attribute(option, *value, "ns3::DcqcnCongestionControl", attribute);
+        }
+    }
+    if (!cnpInterval.empty())
+    {
+        Check::Attribute("cnpInterval", cnpInterval, "ns3::RdmaNic", "CnpInterval");
+    }
+    Check::Seed(seed, run);
 
     std::vector<Time> starts = ParseTimes(startTimes);
     NS_ABORT_MSG_IF(!starts.empty() && starts.size() != nFlows,
@@ -385,24 +360,7 @@ main(int argc, char* argv[])
         DcqcnCongestionControl::ApplyConnectXPreset(rdma);
     }
     // ... and each option overrides one of them.
-    const std::vector<std::pair<const char*, std::string*>> overrides = {
-        {"G", &g},
-        {"InitialAlpha", &initialAlpha},
-        {"AlphaUpdateInterval", &alphaInterval},
-        {"AlphaUpdateMode", &alphaMode},
-        {"RateDecreaseInterval", &rateDecreaseInterval},
-        {"RateDecreaseDivisor", &rateDecreaseDivisor},
-        {"MinDecreaseFactor", &minDecreaseFactor},
-        {"RateIncreaseInterval", &timer},
-        {"ByteCounter", &byteCounter},
-        {"FastRecoverySteps", &fastRecovery},
-        {"AdditiveIncreaseRate", &rai},
-        {"HyperIncreaseRate", &rhai},
-        {"MinRate", &minRate},
-        {"ClampTargetRate", &clampTargetRate},
-        {"ClampTargetRateAfterTimeIncrease", &clampAfterTimeInc},
-    };
-    for (const auto& [name, value] : overrides)
+    for (const auto& [option, name, value] : dcqcnOptions)
     {
         if (!value->empty())
         {
@@ -417,6 +375,11 @@ main(int argc, char* argv[])
     rdma.SetSwitchAttribute("EcnKmin", UintegerValue(kmin));
     rdma.SetSwitchAttribute("EcnKmax", UintegerValue(kmax));
     rdma.SetSwitchAttribute("EcnPmax", DoubleValue(pmax));
+    NS_ABORT_MSG_IF(ecnMarkingPoint != "dequeue" && ecnMarkingPoint != "enqueue",
+                    "--ecnMarkingPoint=" << ecnMarkingPoint
+                                         << " is not valid; valid: dequeue, enqueue");
+    rdma.SetSwitchAttribute("EcnMarkingPoint",
+                            StringValue(ecnMarkingPoint == "dequeue" ? "Dequeue" : "Enqueue"));
     rdma.SetMmuAttribute("BufferSize", UintegerValue(bufferBytes));
     rdma.InstallHosts(hosts);
     rdma.InstallSwitch(sw);
@@ -480,8 +443,11 @@ main(int argc, char* argv[])
                     wireFactor};
     Simulator::ScheduleWithContext(sw->GetId(), Seconds(0), &Sample, &sampler);
 
+    RdmaConservationMonitor conservation; // sent = delivered + dropped + in flight
+    conservation.Install(NodeContainer::GetGlobal());
     Simulator::Stop(duration);
     Simulator::Run();
+    conservation.Print(std::cout); // long flows: still sending at the end
 
     // ---- summary
     const double fair = lineBps / nFlows;
@@ -564,32 +530,42 @@ main(int argc, char* argv[])
         }
     }
 
-    const FixedPoint fp = SolveFixedPoint(lineBps,
-                                          nFlows,
-                                          wireBytes,
-                                          cnpIntervalValue.Get().GetSeconds(),
-                                          Time(attr("AlphaUpdateInterval")).GetSeconds(),
-                                          Time(attr("RateIncreaseInterval")).GetSeconds(),
-                                          std::stod(attr("ByteCounter")),
-                                          std::stoul(attr("FastRecoverySteps")),
-                                          DataRate(attr("AdditiveIncreaseRate")).GetBitRate(),
-                                          kmin,
-                                          kmax,
-                                          pmax);
+    DcqcnFluidModel::Parameters fluid;
+    fluid.lineBps = lineBps;
+    fluid.flows = nFlows;
+    fluid.wireBytes = wireBytes;
+    fluid.tau = cnpIntervalValue.Get().GetSeconds();
+    fluid.tauPrime = Time(attr("AlphaUpdateInterval")).GetSeconds();
+    fluid.timer = Time(attr("RateIncreaseInterval")).GetSeconds();
+    fluid.byteCounterBytes = std::stod(attr("ByteCounter"));
+    fluid.fastRecovery = std::stoul(attr("FastRecoverySteps"));
+    fluid.raiBps = DataRate(attr("AdditiveIncreaseRate")).GetBitRate();
+    fluid.g = std::stod(attr("G"));
+    fluid.kmin = kmin;
+    fluid.kmax = kmax;
+    fluid.pmax = pmax;
+    const DcqcnFluidModel::FixedPoint fp = DcqcnFluidModel::SolveFixedPoint(fluid);
 
     std::cout << std::fixed << std::setprecision(3);
     std::cout << "dcqcn-convergence: " << nFlows << " flows -> 1, " << rate << ", delay "
               << delay.As(Time::US) << ", MTU " << mtu << ", " << duration.As(Time::MS)
               << ", preset " << preset << "\n";
+    // Times in microseconds (the attribute's string form is +5.5e+07ps).
+    auto timeAttr = [&](const std::string& name) {
+        TimeValue v;
+        flows[0].cc->GetAttribute(name, v);
+        return v.Get().As(Time::US);
+    };
     std::cout << "  DCQCN: G " << attr("G") << ", InitialAlpha " << attr("InitialAlpha") << ", K "
-              << attr("AlphaUpdateInterval") << " (" << attr("AlphaUpdateMode")
-              << "), RateDecreaseInterval " << attr("RateDecreaseInterval") << ", T "
-              << attr("RateIncreaseInterval") << ", B " << attr("ByteCounter") << " B, F "
+              << timeAttr("AlphaUpdateInterval") << " (" << attr("AlphaUpdateMode")
+              << "), RateDecreaseInterval " << timeAttr("RateDecreaseInterval") << ", T "
+              << timeAttr("RateIncreaseInterval") << ", B " << attr("ByteCounter") << " B, F "
               << attr("FastRecoverySteps") << ", R_AI " << attr("AdditiveIncreaseRate")
               << ", R_HAI " << attr("HyperIncreaseRate") << ", MinRate " << attr("MinRate")
               << ", MinDecreaseFactor " << attr("MinDecreaseFactor") << ", ClampTargetRate "
               << attr("ClampTargetRate") << "; CNP interval " << cnpIntervalValue.Get().As(Time::US)
-              << "; RED " << kmin << "/" << kmax << " B, " << pmax << "\n";
+              << "; RED " << kmin << "/" << kmax << " B, " << pmax << " at " << ecnMarkingPoint
+              << "\n";
     std::cout << "  steady state from " << measureFrom.As(Time::MS) << ": fair share C/N "
               << fair * 1e-9 << " Gb/s\n";
     for (uint32_t i = 0; i < nFlows; ++i)

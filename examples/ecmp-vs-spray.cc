@@ -297,6 +297,19 @@ LineGoodput(const SprayConfig& cfg, bool sack)
     return DataRate(cfg.rate).GetBitRate() * double(cfg.mtu) / wire;
 }
 
+/// Byte conservation over all runs (RdmaConservationMonitor per run).
+struct ConservationTotals
+{
+    uint64_t runs{0};       //!< runs checked
+    uint64_t imbalanced{0}; //!< runs whose bytes did not balance
+    uint64_t sent{0};       //!< IPv4 bytes the hosts sent, all runs
+    uint64_t delivered{0};  //!< delivered to hosts
+    uint64_t dropped{0};    //!< dropped (switches by reason, links)
+    uint64_t inFlight{0};   //!< still in flight when a run ended
+};
+
+ConservationTotals g_conservation; //!< filled by RunOnce
+
 RunResult
 RunOnce(const SprayConfig& cfg, const std::string& policy, const std::string& scheme, uint32_t run)
 {
@@ -410,8 +423,21 @@ RunOnce(const SprayConfig& cfg, const std::string& policy, const std::string& sc
         Simulator::ScheduleWithContext(src->GetId(), Seconds(0), &RdmaQueuePair::PostSend, qp, wr);
     }
 
+    RdmaConservationMonitor conservation; // sent = delivered + dropped + in flight
+    conservation.Install(NodeContainer::GetGlobal());
     Simulator::Stop(cfg.stopTime);
     Simulator::Run();
+    ++g_conservation.runs;
+    g_conservation.imbalanced += conservation.GetImbalance() != 0;
+    g_conservation.sent += conservation.GetSent();
+    g_conservation.delivered += conservation.GetDelivered();
+    g_conservation.dropped += conservation.GetDropped();
+    g_conservation.inFlight += conservation.GetInFlight();
+    if (conservation.GetImbalance() != 0)
+    {
+        std::cout << policy << "/" << scheme << " run " << run << ": ";
+        conservation.Print(std::cout);
+    }
 
     if (ctx.windowOpen && !ctx.windowClosed)
     {
@@ -606,8 +632,8 @@ main(int argc, char* argv[])
     std::string policies = "ecmp,spray,rr,flowlet,adaptive";
     std::string schemes = "gbn,sack";
     uint32_t seeds = 40;
-    uint32_t firstRun = 1;
-    uint32_t seed = 1;
+    uint32_t firstRun = 0; // 0: ns-3's RngRun (default 1, or --RngRun)
+    uint32_t seed = 0;     // 0: ns-3's RngSeed (default 1, or --RngSeed)
     std::string output = "results/ecmp-vs-spray.csv";
     std::string flowOutput = "results/ecmp-vs-spray-flows.csv";
 
@@ -624,9 +650,10 @@ main(int argc, char* argv[])
                  "runs per (policy, scheme), each with its own ECMP seed and RNG run",
                  seeds);
     cmd.AddValue("run",
-                 "first run number (RngSeedManager run and ns3::RdmaSwitch::EcmpSeed)",
+                 "first run number (RngSeedManager run and ns3::RdmaSwitch::EcmpSeed; 0: ns-3's "
+                 "--RngRun)",
                  firstRun);
-    cmd.AddValue("seed", "random seed (RngSeedManager)", seed);
+    cmd.AddValue("seed", "random seed (RngSeedManager; 0: ns-3's --RngSeed)", seed);
     cmd.AddValue("bytes", "WRITE size of every flow, bytes", cfg.bytes);
     cmd.AddValue("rate", "rate of every link", cfg.rate);
     cmd.AddValue("delay", "propagation delay of every link", cfg.delay);
@@ -641,24 +668,44 @@ main(int argc, char* argv[])
     cmd.AddValue("flowOutput", "CSV file, one line per flow and run", flowOutput);
     cmd.Parse(argc, argv);
 
-    NS_ABORT_MSG_IF(cfg.k < 2, "--k " << cfg.k << " must be at least 2");
-    NS_ABORT_MSG_IF(seeds < 1, "--seeds must be at least 1");
-    NS_ABORT_MSG_IF(cfg.bytes < 1, "--bytes must be at least 1");
+    // Every option checked before the first run (helper/rdma-option-checker.h).
+    using Check = RdmaOptionChecker;
+    Check::Range<uint32_t>("k", cfg.k, 2, 1024);
+    Check::Range<uint32_t>("seeds", seeds, 1, 1000000);
+    Check::Range<uint64_t>("bytes", cfg.bytes, 1, 1ULL << 31, "bytes");
+    Check::Rate("rate", cfg.rate);
+    Check::NonNegative("delay", cfg.delay);
+    Check::Attribute("mtu", std::to_string(cfg.mtu), "ns3::RdmaNic", "Mtu");
+    Check::Range<uint64_t>("buffer", cfg.buffer, 1, 1ULL << 40, "bytes");
+    Check::Positive("rto", cfg.rto);
+    Check::Attribute("sackWindow",
+                     std::to_string(cfg.sackWindow),
+                     "ns3::RdmaSackLossRecovery",
+                     "ReceiverWindow");
+    Check::Positive("stopTime", cfg.stopTime);
     const std::vector<std::string> policyList = SplitList(policies);
     const std::vector<std::string> schemeList = SplitList(schemes);
     for (const std::string& p : policyList)
     {
-        NS_ABORT_MSG_IF(PolicyTypeIds().count(p) == 0,
-                        "--policies: unknown policy '" << p
-                                                       << "'; valid: ecmp, spray, rr, flowlet, "
-                                                          "adaptive");
+        Check::Require(PolicyTypeIds().count(p) > 0,
+                       "policies",
+                       policies,
+                       "a comma-separated list of ecmp, spray, rr, flowlet, adaptive");
     }
     for (const std::string& s : schemeList)
     {
-        NS_ABORT_MSG_IF(s != "gbn" && s != "sack",
-                        "--schemes: unknown scheme '" << s << "'; valid: gbn, sack");
+        Check::Require(s == "gbn" || s == "sack",
+                       "schemes",
+                       schemes,
+                       "a comma-separated list of gbn, sack");
     }
-    RngSeedManager::SetSeed(seed);
+    Check::OutputFile("output", output);
+    Check::OutputFile("flowOutput", flowOutput);
+    Check::Seed(seed, 0);
+    if (firstRun == 0)
+    {
+        firstRun = RngSeedManager::GetRun();
+    }
 
     const std::vector<double> pBusy = BusyBinsDistribution(cfg.k);
     double eBusy = 0;
@@ -814,6 +861,13 @@ main(int argc, char* argv[])
               << (anyDrop ? "WARNING: drops occurred, not all retransmissions are spurious"
                           : "no drop anywhere: all are spurious")
               << ")\n";
+    std::cout << "conservation: " << g_conservation.runs << " runs; sent " << g_conservation.sent
+              << " B = delivered " << g_conservation.delivered << " + dropped "
+              << g_conservation.dropped << " + in flight " << g_conservation.inFlight << ": "
+              << (g_conservation.imbalanced == 0
+                      ? std::string("balanced")
+                      : "IMBALANCE in " + std::to_string(g_conservation.imbalanced) + " runs")
+              << "\n";
     std::cout << "CSV " << output << ", " << flowOutput << "\n";
     return 0;
 }

@@ -28,6 +28,9 @@
  *    packet's arrival) comes back, and the one being serialized then:
  *    K = floor(RTT0 / T) + 2, RTT0 = (H + 1)(T + Ta + 2 delay), T and Ta the wire times of
  *    a data packet and of an ACK;
+ *    under periodic loss (--lossModel=every, every P = round(1/p)-th packet): 1 - K / P for
+ *    P > K (each loss wastes the lost packet and the K - 1 behind it once per P packets;
+ *    GoBackNPeriodicEfficiency has the general case);
  *  - selective repeat: (1 - p) x h, h = (MTU + 82) / (MTU + 98) the header efficiency with
  *    a RETH in every WRITE packet;
  *  - go-back-0 with N-packet messages: N / (N + (1/q - 1)(E[j | loss] + K - 1)), q = (1-p)^N
@@ -186,6 +189,32 @@ GoBackNEfficiency(double p, double k)
     return (1 - p) / (1 + (k - 1) * p);
 }
 
+/**
+ * Go-back-N under periodic loss (--lossModel=every, period P = round(1/p) of the packets
+ * arriving at the receiver's port). A loss at arrival a costs the lost packet and the K - 1
+ * sent behind it (discarded out of order, but counted by the loss model); the sender
+ * resumes with the lost packet at arrival a + K. The next loss that hits a useful packet is
+ * the first multiple of P at or after a + K, a + P ceil(K / P): a cycle of P ceil(K / P)
+ * arrivals of which K are wasted, efficiency 1 - K / (P ceil(K / P)); for P > K, 1 - K / P.
+ * When K is a multiple of P the retransmission itself is lost every time and only the
+ * timeout recovers it: no closed form (NaN).
+ */
+double
+GoBackNPeriodicEfficiency(double p, double k)
+{
+    if (p <= 0)
+    {
+        return 1;
+    }
+    const double period = std::round(1 / p);
+    const double cycle = period * std::ceil(k / period);
+    if (cycle == k)
+    {
+        return std::nan("");
+    }
+    return 1 - k / cycle;
+}
+
 double
 GoBackZeroEfficiency(double p, double k, double n)
 {
@@ -213,7 +242,7 @@ GoBackZeroEfficiency(double p, double k, double n)
 Result
 RunOnce(const LossRunConfig& cfg, const std::string& scheme, double lossRate, uint32_t run)
 {
-    RngSeedManager::SetRun(run);
+    RngSeedManager::SetRun(run); // run = the first run (--run or ns-3's RngRun) + the case index
     Result res;
     NodeContainer sender(1);
     NodeContainer receiver(1);
@@ -324,10 +353,15 @@ RunOnce(const LossRunConfig& cfg, const std::string& scheme, double lossRate, ui
         requesters.push_back(qp);
     }
 
-    const double capacity = DataRate(cfg.rate).GetBitRate() * cfg.mtu / (cfg.mtu + 82.0); // bit/s
+    const double capacity = DataRate(cfg.rate).GetBitRate() * cfg.mtu /
+                            (cfg.mtu + RdmaNetDevice::ROCE_PACKET_OVERHEAD_BYTES); // bit/s
     const Time stop = Seconds(cfg.stopFactor * cfg.bytes * 8.0 / capacity + 20 * rtt0);
     Simulator::Stop(stop);
+    RdmaConservationMonitor conservation; // sent = delivered + dropped + in flight
+    conservation.Install(NodeContainer::GetGlobal());
     Simulator::Run();
+    std::cout << "  " << scheme << " p=" << lossRate << ": ";
+    conservation.Print(std::cout);
 
     uint64_t bytes = 0;
     Time lastDone(0);
@@ -381,6 +415,56 @@ SplitList(const std::string& s)
     return out;
 }
 
+/**
+ * Check --lossTarget before the first case runs: its syntax (RdmaLossHelper::Check) and
+ * that it names nodes and devices of this chain: node 0 the sender (device 0), 1 the
+ * receiver (device 0), 2 .. hops + 1 the switches from the sender's side (devices 0 and 1),
+ * and links between neighbours of the chain.
+ */
+void
+CheckLossTarget(const LossRunConfig& cfg)
+{
+    if (cfg.lossTarget.empty())
+    {
+        return;
+    }
+    // (RdmaLossHelper::Check would look the nodes up in the NodeList, empty before a run.)
+    const uint32_t nodes = cfg.hops + 2;
+    std::ostringstream valid;
+    valid << "'@<node>/<device>' or '@<nodeA>-<nodeB>' with nodes 0 (sender), 1 (receiver), 2 .. "
+          << nodes - 1
+          << " (switches), devices 0 (hosts) or 0 .. 1 (switches), links between "
+             "neighbours of the chain";
+    // Position of each node along the chain: sender 0, switches 1 .. hops, receiver hops + 1.
+    auto position = [&cfg](uint32_t node) {
+        return node == 0 ? 0 : node == 1 ? cfg.hops + 1 : node - 1;
+    };
+    RdmaOptionChecker::Require(cfg.lossTarget[0] == '@', "lossTarget", cfg.lossTarget, valid.str());
+    std::istringstream targets(cfg.lossTarget.substr(1));
+    std::string target;
+    while (std::getline(targets, target, ','))
+    {
+        uint32_t a = 0;
+        uint32_t b = 0;
+        char sep = 0;
+        std::istringstream t(target);
+        t >> a >> sep >> b;
+        bool ok =
+            !t.fail() && t.peek() == EOF && (sep == '/' || sep == '-') && a < nodes && b < nodes;
+        if (ok && sep == '/')
+        {
+            ok = b < (a <= 1 ? 1U : 2U);
+        }
+        else if (ok)
+        {
+            const uint32_t pa = position(a);
+            const uint32_t pb = position(b);
+            ok = (pa > pb ? pa - pb : pb - pa) == 1;
+        }
+        RdmaOptionChecker::Require(ok, "lossTarget", cfg.lossTarget, valid.str());
+    }
+}
+
 } // namespace
 
 int
@@ -393,8 +477,8 @@ main(int argc, char* argv[])
     std::string schemes = "gbn,gb0,sack";
     std::string lossRates = "0,1e-4,1e-3,1e-2,2e-2,5e-2";
     std::string output = "results/goodput-vs-loss.csv";
-    uint32_t seed = 1;
-    uint32_t run = 1;
+    uint32_t seed = 0; // 0: ns-3's RngSeed (default 1, or --RngSeed)
+    uint32_t run = 0;  // 0: ns-3's RngRun (default 1, or --RngRun)
 
     CommandLine cmd(__FILE__);
     cmd.Usage("Goodput against packet loss for go-back-N, go-back-0 and SACK with RACK-TLP.");
@@ -417,8 +501,8 @@ main(int argc, char* argv[])
     cmd.AddValue("bdpCap", "SACK: outstanding-packet cap and reorder bitmap, in BDPs", cfg.bdpCap);
     cmd.AddValue("minRto", "SACK: MinRto", cfg.minRto);
     cmd.AddValue("stopFactor", "give up after this many loss-free transfer times", cfg.stopFactor);
-    cmd.AddValue("seed", "random seed", seed);
-    cmd.AddValue("run", "first random run number (one per simulation)", run);
+    cmd.AddValue("seed", "random seed (0: ns-3's --RngSeed)", seed);
+    cmd.AddValue("run", "first random run number, one per simulation (0: ns-3's --RngRun)", run);
     cmd.AddValue("output", "CSV file", output);
     cmd.AddValue("pcapPrefix",
                  "write a pcap of the receiver's port per run, <prefix>-<scheme>-<loss>-... "
@@ -426,30 +510,60 @@ main(int argc, char* argv[])
                  cfg.pcapPrefix);
     cmd.Parse(argc, argv);
 
-    NS_ABORT_MSG_IF(cfg.hops < 1, "--hops must be at least 1");
-    NS_ABORT_MSG_IF(cfg.flows < 1, "--flows must be at least 1");
-    NS_ABORT_MSG_IF(cfg.bytes < cfg.flows, "--bytes must be at least --flows");
-    NS_ABORT_MSG_IF(cfg.messageSize < 1, "--messageSize must be at least 1");
+    // Every option checked before the first case runs (helper/rdma-option-checker.h).
+    using Check = RdmaOptionChecker;
+    Check::Range<uint32_t>("hops", cfg.hops, 1, 1000);
+    Check::Range<uint32_t>("flows", cfg.flows, 1, 100000);
+    Check::Range<uint64_t>("bytes", cfg.bytes, cfg.flows, 1ULL << 40, "bytes (at least --flows)");
+    Check::Range<uint64_t>("messageSize", cfg.messageSize, 1, 1ULL << 31, "bytes");
+    Check::Rate("rate", cfg.rate);
+    Check::NonNegative("delay", cfg.delay);
+    Check::Attribute("mtu", std::to_string(cfg.mtu), "ns3::RdmaNic", "Mtu");
+    Check::Require(cfg.rtoRtts > 0 && std::isfinite(cfg.rtoRtts),
+                   "rtoRtts",
+                   cfg.rtoRtts,
+                   "a number of RTTs > 0, such as 1.2");
+    // A cap of 0 BDPs would leave SACK its floor of 16 packets: not what was asked for.
+    Check::Require(cfg.bdpCap > 0 && std::isfinite(cfg.bdpCap),
+                   "bdpCap",
+                   cfg.bdpCap,
+                   "a number of bandwidth-delay products > 0, such as 4");
+    Check::Positive("minRto", cfg.minRto);
+    Check::Require(cfg.stopFactor >= 1 && std::isfinite(cfg.stopFactor),
+                   "stopFactor",
+                   cfg.stopFactor,
+                   "a number >= 1");
     std::vector<double> rates;
     for (const std::string& r : SplitList(lossRates))
     {
         const std::string problem =
             RdmaLossHelper::Check(r == "0" ? std::string("none") : cfg.lossModel + ":p=" + r);
-        NS_ABORT_MSG_IF(!problem.empty(), "--lossRates/--lossModel: " << problem);
+        Check::Require(problem.empty(), "lossRates", lossRates, problem);
         rates.push_back(std::stod(r));
     }
+    Check::Require(!rates.empty(), "lossRates", lossRates, "comma-separated probabilities");
+    CheckLossTarget(cfg);
     const std::vector<std::string> schemeList = SplitList(schemes);
     for (const std::string& s : schemeList)
     {
-        NS_ABORT_MSG_IF(s != "gbn" && s != "gb0" && s != "sack",
-                        "--schemes: unknown scheme '" << s << "'; valid: gbn, gb0, sack");
+        Check::Require(s == "gbn" || s == "gb0" || s == "sack",
+                       "schemes",
+                       schemes,
+                       "a comma-separated list of gbn, gb0, sack");
     }
-    RngSeedManager::SetSeed(seed);
+    Check::OutputFile("output", output);
+    Check::Seed(seed, 0);
+    if (run == 0)
+    {
+        run = RngSeedManager::GetRun();
+    }
 
     const double k = AnalyticalK(cfg);
     const double n = std::ceil(double(std::min(cfg.messageSize, cfg.bytes / cfg.flows)) / cfg.mtu);
-    const double capacity = DataRate(cfg.rate).GetBitRate() * cfg.mtu / (cfg.mtu + 82.0);
-    const double sackHeader = (cfg.mtu + 82.0) / (cfg.mtu + 98.0);
+    const double overhead = RdmaNetDevice::ROCE_PACKET_OVERHEAD_BYTES; // 82 bytes
+    const double capacity = DataRate(cfg.rate).GetBitRate() * cfg.mtu / (cfg.mtu + overhead);
+    // A RETH (16 bytes) in every SACK WRITE packet.
+    const double sackHeader = (cfg.mtu + overhead) / (cfg.mtu + overhead + 16);
 
     RdmaOutputHelper::CreateParentDirectories(output);
     std::ofstream csv(output);
@@ -472,7 +586,9 @@ main(int argc, char* argv[])
         {
             const Result r = RunOnce(cfg, scheme, p, run++);
             const double eff = r.goodputBps / capacity;
-            const double gbn = GoBackNEfficiency(p, k);
+            // Periodic loss has its own closed form (GoBackNPeriodicEfficiency).
+            const double gbn = cfg.lossModel == "every" ? GoBackNPeriodicEfficiency(p, k)
+                                                        : GoBackNEfficiency(p, k);
             const double sr = (1 - p) * sackHeader;
             const double gb0 = GoBackZeroEfficiency(p, k, n);
             const double analytic = scheme == "gbn" ? gbn : scheme == "sack" ? sr : gb0;

@@ -36,7 +36,9 @@
  *    the ACK of every CE-marked packet). With ENABLE_QCN 0 nothing is ever marked, DCQCN
  *    stays at line rate, and the run uses ns3::RdmaFixedRateCongestionControl (identical).
  *  - PACKET_PAYLOAD_SIZE -> RdmaNic::Mtu; L2_ACK_INTERVAL -> RdmaNic::AckInterval;
- *    ACK_HIGH_PRIO 1 -> RdmaNic::AckDscp 48; L2_BACK_TO_ZERO -> go-back-N (0) or
+ *    ACK_HIGH_PRIO -> RdmaNic::AckDscp -1 (ACKs in the data class: the peer's switches queue
+ *    them with the data whatever the key says); CNPs in the flows' data class too
+ *    (RdmaNic::CnpDscp; the peer's CNP is a flag in the ACK); L2_BACK_TO_ZERO -> go-back-N (0) or
  *    ns3::RdmaGoBackZeroLossRecovery (1).
  *  - BUFFER_SIZE MB -> RdmaSwitchMmu::BufferSize; USE_DYNAMIC_PFC_THRESHOLD -> dynamic
  *    threshold, Alpha 1/8; the peer's 4 KB reserve, 3 KB resume offset and headroom
@@ -45,15 +47,29 @@
  *  - SIMULATOR_STOP_TIME -> Simulator::Stop.
  *
  * Node ids are those of the topology file; host i has the peer's address
- * 11.(i/256).(i%256).1, and the flows of a host use UDP source ports 10000, 10001, ... in
- * file order, as in the peer, so that the fct.txt lines match.
+ * 11.(i/256).(i%256).1, and the flows from one host to one destination use UDP source ports
+ * 10000, 10001, ... in file order, as the peer numbers them (scratch/third.cc keeps a
+ * counter per (source, destination) pair), so that the fct.txt lines and the ECMP paths
+ * (the source port is part of the hashed 5-tuple) match.
+ *
+ * --framing chooses what a packet costs on the wire: `roce` (default) is real RoCEv2 on
+ * Ethernet, 82 bytes per data packet besides the payload (plus the 16-byte RETH once);
+ * `hpcc-sim` charges the bytes of the peer's packets (ns3::RdmaNetDevice::Framing
+ * HpccSimulator: 36 per data packet with DCQCN, 48 per ACK, no CNP, 31 per PFC frame),
+ * so that differences that remain are model differences, not framing differences.
+ * --ecmp chooses the flow hash of the switches: `module` (default; seeded per replication,
+ * --run) or `hpcc-sim` (ns3::RdmaHpccEcmpLoadBalancer: the peer's MurmurHash3 over source,
+ * destination and ports, seeded with the switch's node id), so that data packets take the
+ * peer's paths.
  *
  * Output formats (as the peer writes them):
  *  - fct.txt, one line per completed flow, in completion order:
  *    `sip dip sport dport size start_ns fct_ns standalone_fct_ns` (addresses in hex,
  *    %08x). dport is the flow file's (on the wire RoCEv2 uses 4791); standalone_fct is the
  *    peer's formula base_rtt + total_bytes x 8 / bottleneck_rate with this model's
- *    per-packet wire overhead (82 bytes, plus the 16-byte RETH once).
+ *    per-packet wire overhead (82 bytes, plus the 16-byte RETH once) or, with
+ *    --framing=hpcc-sim, the peer's own (48 bytes: CustomHeader::GetStaticWholeHeaderSize
+ *    without INT, which counts a 14-byte Ethernet header where its wire has PPP's 2).
  *  - pfc.txt, one line per PFC frame received: `time_ns node_id node_type if_index type`
  *    with node_type 0 host / 1 switch, if_index the device index + 1 (the peer's device 0
  *    is the loopback), type 1 pause / 0 resume. This model also sends pause refreshes
@@ -75,6 +91,7 @@
 #include <iostream>
 #include <limits>
 #include <map>
+#include <set>
 #include <sstream>
 #include <sys/resource.h>
 #include <unordered_map>
@@ -88,9 +105,13 @@ namespace
 
 /// Per-packet wire bytes of a RoCEv2 WRITE packet besides the payload: Ethernet 14, IPv4
 /// 20, UDP 8, BTH 12, ICRC 4, FCS 4, preamble and SFD 8, inter-frame gap 12.
-constexpr uint64_t WIRE_OVERHEAD = 82;
+constexpr uint64_t WIRE_OVERHEAD = RdmaNetDevice::ROCE_PACKET_OVERHEAD_BYTES;
 /// The RETH of the first packet of a WRITE.
 constexpr uint64_t RETH_BYTES = 16;
+/// The peer's per-packet bytes in its standalone FCT (scratch/third.cc qp_finish:
+/// CustomHeader::GetStaticWholeHeaderSize() - IntHeader::GetStaticSize(): Ethernet 14,
+/// IPv4 20, UDP 8, SeqTs 6).
+constexpr uint64_t PEER_STANDALONE_OVERHEAD = 48;
 
 /// Everything the configuration file says, mapped onto this module.
 struct Settings
@@ -403,17 +424,6 @@ MapRateWindowCc(HpccConfigReader& cfg, Settings& s)
 void
 MapDcqcn(HpccConfigReader& cfg, Settings& s)
 {
-    if (s.dcqcn)
-    {
-        TypeId tid;
-        if (!TypeId::LookupByNameFailSafe("ns3::DcqcnCongestionControl", &tid))
-        {
-            cfg.Fail("CC_MODE",
-                     "CC_MODE 1 with ENABLE_QCN 1 needs DCQCN (ns3::DcqcnCongestionControl), "
-                     "which this build of the rdma module does not have yet; ENABLE_QCN 0 "
-                     "runs without ECN at line rate");
-        }
-    }
     Map(cfg,
         s,
         "CC_MODE",
@@ -641,13 +651,6 @@ MapConfig(HpccConfigReader& cfg)
     s.chunkSize = cfg.Has("L2_CHUNK_SIZE") ? cfg.GetUinteger("L2_CHUNK_SIZE", 0, 0xFFFFFFFF) : 0;
     if (s.backToZero)
     {
-        TypeId tid;
-        if (!TypeId::LookupByNameFailSafe("ns3::RdmaGoBackZeroLossRecovery", &tid))
-        {
-            cfg.Fail("L2_BACK_TO_ZERO",
-                     "go-back-0 needs ns3::RdmaGoBackZeroLossRecovery, which this build of the "
-                     "rdma module does not have yet; valid: 0 (go-back-N)");
-        }
         if (s.chunkSize == 0)
         {
             cfg.Fail("L2_CHUNK_SIZE",
@@ -671,8 +674,11 @@ MapConfig(HpccConfigReader& cfg)
     Map(cfg,
         s,
         "ACK_HIGH_PRIO",
-        s.ackHighPriority ? "ns3::RdmaNic::AckDscp 48 (class 6, before data)"
-                          : "ns3::RdmaNic::AckDscp -1 (ACKs in the data class)");
+        std::string(s.ackHighPriority ? "accepted: " : "") +
+            "ns3::RdmaNic::AckDscp -1 (ACKs in the data class) either way: the peer's switches "
+            "queue ACKs with the data (third.cc never sets SwitchNode::AckHighPrio) and its "
+            "NIC, like ours, sends queued ACKs before data; the key only sets the class that "
+            "pauses the peer's ACK queue");
 
     // --- switches
     if (cfg.Has("BUFFER_SIZE"))
@@ -725,6 +731,24 @@ MapConfig(HpccConfigReader& cfg)
                          "Kmax " + std::to_string(s.kmax.at(r)) + " is below Kmin " +
                              std::to_string(k) + " for rate " + std::to_string(r) +
                              "; valid: KMAX >= KMIN");
+            }
+        }
+        // Kmin/Kmax are KB (x 1000 bytes): above the buffer they could never be reached, and
+        // a value like 1e17 would overflow the integer threshold.
+        for (int m = 0; m < 2; ++m)
+        {
+            for (const auto& [r, k] : m == 0 ? s.kmin : s.kmax)
+            {
+                if (k * 1000 > static_cast<double>(s.bufferBytes))
+                {
+                    std::ostringstream v;
+                    v << k;
+                    cfg.Fail(m == 0 ? "KMIN_MAP" : "KMAX_MAP",
+                             "value " + v.str() + " for rate " + std::to_string(r) +
+                                 " is above the buffer (" + std::to_string(s.bufferBytes) +
+                                 " bytes); valid: 0 .. " + std::to_string(s.bufferBytes / 1000) +
+                                 " (KB)");
+                }
             }
         }
         for (const auto& [r, p] : s.pmax)
@@ -943,6 +967,7 @@ struct Run
     std::unordered_map<uint32_t, std::vector<PathInfo>> pathCache;
     std::vector<FlowState> flows;
     uint32_t mtu{1000};
+    bool peerFraming{false}; //!< --framing=hpcc-sim
     std::ofstream fct;
     uint32_t remaining{0};
 };
@@ -963,7 +988,8 @@ StandaloneFctNs(Run* run, const HpccFlow& f)
     const PathInfo& p = it->second[f.src];
     const uint64_t baseRtt = 2 * p.delayNs + p.txDelayNs;
     const uint64_t packets = (f.size + run->mtu - 1) / run->mtu;
-    const uint64_t totalBytes = f.size + packets * WIRE_OVERHEAD + RETH_BYTES;
+    const uint64_t totalBytes = run->peerFraming ? f.size + packets * PEER_STANDALONE_OVERHEAD
+                                                 : f.size + packets * WIRE_OVERHEAD + RETH_BYTES;
     return baseRtt + static_cast<uint64_t>(static_cast<long double>(totalBytes) * 8e9L / p.bw);
 }
 
@@ -1109,7 +1135,7 @@ InstallNics(RdmaHelper& rdma,
 {
     rdma.SetNicAttribute("Mtu", UintegerValue(s.mtu));
     rdma.SetNicAttribute("AckInterval", UintegerValue(s.ackInterval));
-    rdma.SetNicAttribute("AckDscp", IntegerValue(s.ackHighPriority ? 48 : -1));
+    rdma.SetNicAttribute("AckDscp", IntegerValue(-1));
     rdma.SetNicAttribute("CnpInterval", TimeValue(cnpInterval));
     if (!s.ccTypeId.empty())
     {
@@ -1244,8 +1270,24 @@ InstallSwitches(RdmaHelper& rdma,
             }
             const uint64_t r = dev->GetDataRate().GetBitRate();
             const uint64_t delayNs = dev->GetRdmaChannel()->GetDelay().GetNanoSeconds();
-            // The peer: headroom = rate * delay / 8 / 1e9 * 3 (integer arithmetic).
-            const uint64_t h = r * delayNs / 8 / 1000000000ULL * 3;
+            // The peer: headroom = rate * delay / 8 / 1e9 * 3 (integer arithmetic), here in
+            // 128 bits: 100 Gb/s x 0.184467441 s wraps 64 bits to 9 bytes. More than the
+            // buffer is refused (it could never be reserved).
+            const unsigned __int128 wide =
+                static_cast<unsigned __int128>(r) * delayNs / 8 / 1000000000ULL * 3;
+            if (wide > s.bufferBytes)
+            {
+                cfg.Fail("BUFFER_SIZE",
+                         "switch " + std::to_string(i) + "'s port " + std::to_string(d) + " (" +
+                             std::to_string(r) + " bit/s, delay " + std::to_string(delayNs) +
+                             " ns in " + topo.GetFileName() +
+                             ") needs a PFC headroom of 3 x rate x delay = " +
+                             (wide >> 64 ? std::string("more than 2^64")
+                                         : std::to_string(static_cast<uint64_t>(wide))) +
+                             " bytes, more than the buffer; valid: a shorter link or a larger "
+                             "BUFFER_SIZE");
+            }
+            const uint64_t h = static_cast<uint64_t>(wide);
             mixedHeadroom |= headroom != 0 && h != headroom;
             headroom = std::max(headroom, h);
             fasterThanNic |= r > nicRate;
@@ -1440,8 +1482,21 @@ PrintSummary(const Run& run,
     }
 }
 
+/**
+ * Open an HPCC input file and parse it with its reader's ParseOrThrow (errors as
+ * HpccInputError, which main() reports with exit status 1).
+ */
+template <typename Reader>
+void
+ReadInput(Reader& reader, const std::string& path, const char* what)
+{
+    std::ifstream in(path);
+    HPCC_INPUT_ERROR_IF(!in, "cannot open HPCC " << what << " file '" << path << "'");
+    reader.ParseOrThrow(in, path);
+}
+
 int
-main(int argc, char* argv[])
+RunHpccCompat(int argc, char* argv[])
 {
     // 100 Gb/s: frames are not whole nanoseconds; simulate in picoseconds.
     Time::SetResolution(Time::PS);
@@ -1454,6 +1509,8 @@ main(int argc, char* argv[])
     uint32_t seed = 0;      // 0: keep ns-3's RngSeed (default 1, or --RngSeed)
     uint32_t runNumber = 0; // 0: keep ns-3's RngRun (default 1, or --RngRun)
     Time cnpInterval(0);
+    std::string framing = "roce";
+    std::string ecmp = "module";
     CommandLine cmd(__FILE__);
     cmd.Usage("Run an HPCC-simulator configuration (config, topology and flow files) unchanged; "
               "write fct.txt and pfc.txt in that simulator's formats.");
@@ -1468,20 +1525,42 @@ main(int argc, char* argv[])
                  "ns3::RdmaNic::CnpInterval (0: a CNP for every CE-marked packet, as the peer "
                  "flags the ACK of every CE packet)",
                  cnpInterval);
+    cmd.AddValue("framing",
+                 "what a packet costs on the wire: roce (real RoCEv2 on Ethernet) or hpcc-sim "
+                 "(the peer's packet bytes, ns3::RdmaNetDevice::Framing HpccSimulator)",
+                 framing);
+    cmd.AddValue("ecmp",
+                 "how switches hash flows onto equal-cost paths: module (this module's hash, "
+                 "seeded per replication) or hpcc-sim (the peer's MurmurHash3 seeded with the "
+                 "switch's node id, ns3::RdmaHpccEcmpLoadBalancer)",
+                 ecmp);
     cmd.Parse(argc, argv);
-    NS_ABORT_MSG_IF(configFile.empty(), "--config=<HPCC configuration file> is required");
+    RdmaOptionChecker::Require(!configFile.empty() && FileExists(configFile),
+                               "config",
+                               configFile,
+                               "an HPCC configuration file that exists (required)");
+    RdmaOptionChecker::OutputDirectory("outDir", outDir);
+    RdmaOptionChecker::Require(framing == "roce" || framing == "hpcc-sim",
+                               "framing",
+                               framing,
+                               "roce, hpcc-sim");
+    const bool peerFraming = framing == "hpcc-sim";
+    RdmaOptionChecker::Require(ecmp == "module" || ecmp == "hpcc-sim",
+                               "ecmp",
+                               ecmp,
+                               "module, hpcc-sim");
+    if (peerFraming)
+    {
+        Config::SetDefault("ns3::RdmaNetDevice::Framing", EnumValue(RdmaNetDevice::HPCC_SIMULATOR));
+        // The peer's INT header for CC_MODE 1 (DCQCN): IntHeader::mode NONE, 0 bytes
+        // (scratch/third.cc; HPCC's CC_MODE 3 would carry 42, TIMELY's 7 carries 8).
+        Config::SetDefault("ns3::RdmaNetDevice::HpccIntBytes", UintegerValue(0));
+    }
     // Only an explicit --seed/--run overrides ns-3's global RngSeed/RngRun.
-    if (seed != 0)
-    {
-        RngSeedManager::SetSeed(seed);
-    }
-    if (runNumber != 0)
-    {
-        RngSeedManager::SetRun(runNumber);
-    }
+    RdmaOptionChecker::Seed(seed, runNumber);
 
     HpccConfigReader cfg;
-    cfg.Read(configFile);
+    ReadInput(cfg, configFile, "configuration");
     Settings s = MapConfig(cfg);
     const std::vector<std::string> unused = cfg.GetUnusedKeys();
     NS_ABORT_MSG_IF(!unused.empty(), "internal error: key " << unused[0] << " was not handled");
@@ -1504,10 +1583,19 @@ main(int argc, char* argv[])
         }
     }
     HpccTopologyReader topo;
-    topo.Read(topologyPath);
+    ReadInput(topo, topologyPath, "topology");
     HpccFlowReader flowReader;
-    flowReader.Read(flowPath);
+    ReadInput(flowReader, flowPath, "flow");
     flowReader.Validate(topo);
+    // The peer's CNP is a flag in the ACK, which travels in the flow's data class: CNPs take
+    // the data DSCP (StartFlow's (pg << 3) | 2) when every flow has the same priority group.
+    std::set<uint32_t> priorityGroups;
+    for (const auto& f : flowReader.GetFlows())
+    {
+        priorityGroups.insert(f.priorityGroup);
+    }
+    const bool oneDataClass = priorityGroups.size() == 1;
+    const uint32_t cnpDscp = oneDataClass ? (*priorityGroups.begin() << 3) | 2 : 48;
     if (s.backToZero)
     {
         uint64_t largest = 0;
@@ -1528,7 +1616,15 @@ main(int argc, char* argv[])
     std::cout << "hpcc-compat: " << configFile << "\n  topology " << topologyPath << ": "
               << topo.GetNNodes() << " nodes (" << topo.GetNSwitches() << " switches), "
               << topo.GetLinks().size() << " links\n  flows " << flowPath << ": "
-              << flowReader.GetFlows().size() << "\nconfiguration mapping:\n";
+              << flowReader.GetFlows().size() << "\n  framing "
+              << (peerFraming ? "hpcc-sim (the peer's packet bytes: data payload + 36, ACK 48, "
+                                "CNP 0, PFC 31)"
+                              : "roce (RoCEv2 on Ethernet: data payload + 82, RETH 16 once)")
+              << "\n  CNPs: DSCP " << cnpDscp
+              << (oneDataClass ? " (the flows' data class, as the peer's CNP-flagged ACKs)"
+                               : " (the flows use several priority groups: not the peer's "
+                                 "class, which is each flow's own)")
+              << "\nconfiguration mapping:\n";
     for (const auto& line : s.mapping)
     {
         std::cout << line << "\n";
@@ -1542,9 +1638,30 @@ main(int argc, char* argv[])
 
     // --- NICs and switches
     RdmaHelper rdma;
+    rdma.SetNicAttribute("CnpDscp", UintegerValue(cnpDscp));
     InstallNics(rdma, s, topo, nodes, cnpInterval);
     const std::vector<std::string> switchNotes =
         InstallSwitches(rdma, cfg, s, topo, flowReader, nodes);
+    if (ecmp == "hpcc-sim")
+    {
+        // The peer's data packets carry the flow file's dport, which its hash includes.
+        const auto& all = flowReader.GetFlows();
+        const uint16_t dport = all.empty() ? 0 : static_cast<uint16_t>(all.front().dport);
+        for (const auto& f : all)
+        {
+            NS_ABORT_MSG_IF(f.dport != dport,
+                            "--ecmp=hpcc-sim: the flows have destination ports "
+                                << dport << " and " << f.dport
+                                << "; valid: one dport for every flow (the hash takes one)");
+        }
+        for (uint32_t id : topo.GetSwitchIds())
+        {
+            Ptr<RdmaHpccEcmpLoadBalancer> lb = CreateObject<RdmaHpccEcmpLoadBalancer>();
+            lb->SetAttribute("Seed", UintegerValue(id));
+            lb->SetAttribute("DestinationPort", UintegerValue(dport));
+            nodes.Get(id)->GetObject<RdmaSwitch>()->SetAttribute("LoadBalancer", PointerValue(lb));
+        }
+    }
     rdma.AssignStreams(switches, 0);
     topo.AssignStreams(1000);
     RdmaRoutingHelper::PopulateRoutingTables(nodes);
@@ -1558,6 +1675,7 @@ main(int argc, char* argv[])
     run.topo = &topo;
     run.nodes = nodes;
     run.mtu = s.mtu;
+    run.peerFraming = peerFraming;
     run.fct.open(fctPath);
     NS_ABORT_MSG_IF(!run.fct, "cannot write " << fctPath);
     PfcLog pfc;
@@ -1572,11 +1690,13 @@ main(int argc, char* argv[])
     }
     const auto& flows = flowReader.GetFlows();
     run.flows.resize(flows.size());
-    std::unordered_map<uint32_t, uint32_t> nextPort;
+    // The peer's portNumder[src][dst]: 10000 for every host pair, + 1 per flow of the pair.
+    std::unordered_map<uint64_t, uint32_t> nextPort;
     Time firstStart = Time::Max();
     for (uint32_t i = 0; i < flows.size(); ++i)
     {
-        auto it = nextPort.emplace(flows[i].src, 10000).first;
+        const uint64_t pair = (static_cast<uint64_t>(flows[i].src) << 32) | flows[i].dst;
+        auto it = nextPort.emplace(pair, 10000).first;
         run.flows[i].flow = &flows[i];
         run.flows[i].sport = static_cast<uint16_t>(it->second++);
         firstStart = std::min(firstStart, flows[i].start);
@@ -1588,12 +1708,31 @@ main(int argc, char* argv[])
     }
     run.remaining = static_cast<uint32_t>(flows.size());
 
+    RdmaConservationMonitor conservation; // sent = delivered + dropped + in flight
+    conservation.Install(NodeContainer::GetGlobal());
     Simulator::Stop(s.stopTime);
     Simulator::Run();
     run.fct.close();
     pfc.out.close();
 
     PrintSummary(run, pfc, switches, s, switchNotes, firstStart, wallStart, fctPath, pfcPath);
+    conservation.Print(std::cout);
     Simulator::Destroy();
     return 0;
+}
+
+int
+main(int argc, char* argv[])
+{
+    // A malformed input file or configuration is a usage error: its message and status 1,
+    // not an abort trace.
+    try
+    {
+        return RunHpccCompat(argc, argv);
+    }
+    catch (const HpccInputError& e)
+    {
+        std::cerr << e.what() << std::endl;
+        return 1;
+    }
 }

@@ -371,11 +371,14 @@ main(int argc, char* argv[])
         Simulator::Schedule(sampleInterval, &Sample, &sampler);
     }
 
+    RdmaConservationMonitor conservation; // sent = delivered + dropped + in flight
+    conservation.Install(NodeContainer::GetGlobal());
     Simulator::Stop(stopTime);
     Simulator::Run();
 
     // Summary.
-    const double wireOverhead = 82.0; // Ethernet, IPv4, UDP, BTH, ICRC, FCS, preamble, IFG
+    // Ethernet, IPv4, UDP, BTH, ICRC, FCS, preamble, IFG: 82 bytes.
+    const double wireOverhead = RdmaNetDevice::ROCE_PACKET_OVERHEAD_BYTES;
     const double payloadShare = mtu / (mtu + wireOverhead);
     const bool fixedRate = congestionControl == "ns3::RdmaFixedRateCongestionControl";
     const double offeredGbps =
@@ -508,6 +511,7 @@ main(int argc, char* argv[])
     std::cout << "completed " << completed << "/" << flows.size() << " flows; drops: switch "
               << switchDrops << ", links " << linkDrops << "; retransmissions " << retransmissions
               << "\n";
+    conservation.Print(std::cout, flows.size() * size, completed * size);
     std::cout << "events " << Simulator::GetEventCount() << "; CSV " << output << "\n";
     Simulator::Destroy();
     // Lossless: every drop must be the watchdog's.

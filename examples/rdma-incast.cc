@@ -97,8 +97,9 @@ main(int argc, char* argv[])
     bool pfc = true;
     bool ecn = false;
     uint32_t mtu = 1024;
-    uint32_t seed = 1;
-    uint32_t run = 1;
+    uint32_t seed = 0; // 0: ns-3's RngSeed (default 1, or --RngSeed)
+    uint32_t run = 0;  // 0: ns-3's RngRun (default 1, or --RngRun)
+    uint64_t headroom = 0;
     bool pcap = false;
     std::string congestionControl = "ns3::RdmaFixedRateCongestionControl";
     std::string output = "results/rdma-incast.csv";
@@ -118,8 +119,12 @@ main(int argc, char* argv[])
     cmd.AddValue("ecn", "enable ECN marking at the switch", ecn);
     cmd.AddValue("mtu", "RoCE path MTU (payload bytes per packet)", mtu);
     cmd.AddValue("cc", "congestion control TypeId", congestionControl);
-    cmd.AddValue("seed", "random seed (ns3::RngSeedManager)", seed);
-    cmd.AddValue("run", "random run number", run);
+    cmd.AddValue("headroom",
+                 "PFC headroom per lossless (port, class), bytes (ns3::RdmaSwitchMmu::Headroom; "
+                 "0: computed from rate and delay)",
+                 headroom);
+    cmd.AddValue("seed", "random seed (ns3::RngSeedManager; 0: ns-3's --RngSeed)", seed);
+    cmd.AddValue("run", "random run number (0: ns-3's --RngRun)", run);
     cmd.AddValue("pcap", "write a pcap per port", pcap);
     cmd.AddValue("pcapPrefix", "pcap file prefix", pcapPrefix);
     cmd.AddValue("output", "CSV file of per-flow results", output);
@@ -128,9 +133,23 @@ main(int argc, char* argv[])
     cmd.AddValue("stopTime", "simulation stop time", stopTime);
     cmd.Parse(argc, argv);
 
-    NS_ABORT_MSG_IF(senders == 0, "--senders must be at least 1");
-    RngSeedManager::SetSeed(seed);
-    RngSeedManager::SetRun(run);
+    // Every option checked before anything is built (helper/rdma-option-checker.h).
+    RdmaOptionChecker::Range<uint32_t>("senders", senders, 1, 100000);
+    RdmaOptionChecker::Range<uint64_t>("size", messageBytes, 1, 1ULL << 31, "bytes");
+    RdmaOptionChecker::Rate("rate", rate);
+    RdmaOptionChecker::NonNegative("delay", delay);
+    RdmaOptionChecker::Range<uint64_t>("buffer", bufferBytes, 1, 1ULL << 40, "bytes");
+    RdmaOptionChecker::Range<uint64_t>("headroom",
+                                       headroom,
+                                       0,
+                                       bufferBytes,
+                                       "bytes (0: automatic)");
+    RdmaOptionChecker::Attribute("mtu", std::to_string(mtu), "ns3::RdmaNic", "Mtu");
+    RdmaOptionChecker::Positive("sampleInterval", sampleInterval);
+    RdmaOptionChecker::Positive("stopTime", stopTime);
+    RdmaOptionChecker::OutputFile("output", output);
+    RdmaOptionChecker::OutputFile("queueOutput", queueOutput);
+    RdmaOptionChecker::Seed(seed, run);
 
     NodeContainer receiver(1);
     NodeContainer sendersNodes(senders);
@@ -152,6 +171,7 @@ main(int argc, char* argv[])
     rdma.SetSwitchAttribute("EcnEnabled", BooleanValue(ecn));
     rdma.SetMmuAttribute("BufferSize", UintegerValue(bufferBytes));
     rdma.SetMmuAttribute("PfcEnabled", BooleanValue(pfc));
+    rdma.SetMmuAttribute("Headroom", UintegerValue(headroom));
     rdma.InstallHosts(hosts);
     rdma.InstallSwitches(switchNode);
     rdma.AssignStreams(switchNode, 0);
@@ -206,6 +226,9 @@ main(int argc, char* argv[])
                                        sampleInterval);
     }
 
+    RdmaConservationMonitor conservation; // sent = delivered + dropped + in flight
+    conservation.Install(NodeContainer(hosts, switchNode));
+
     Simulator::Stop(stopTime); // in case a message never completes
     Simulator::Run();
 
@@ -227,7 +250,8 @@ main(int argc, char* argv[])
     csv << "flow,sender,bytes,start_us,fct_us,goodput_gbps,packets_sent,retransmissions,timeouts,"
            "completed\n";
 
-    const double wireOverhead = 82.0; // bytes per packet besides payload, see file comment
+    // Bytes per packet besides payload (82), see the file comment.
+    const double wireOverhead = RdmaNetDevice::ROCE_PACKET_OVERHEAD_BYTES;
     const double lineRate = DataRate(rate).GetBitRate();
     const double goodputBps = lineRate * mtu / (mtu + wireOverhead);
     uint32_t completed = 0;
@@ -237,7 +261,9 @@ main(int argc, char* argv[])
     std::cout << std::fixed << std::setprecision(3);
     std::cout << "rdma-incast: " << senders << " -> 1, " << messageBytes << " B each, " << rate
               << ", delay " << delay.As(Time::US) << ", MTU " << mtu << ", buffer " << bufferBytes
-              << " B, PFC " << (pfc ? "on" : "off") << ", ECN " << (ecn ? "on" : "off") << ", "
+              << " B, headroom "
+              << (headroom == 0 ? std::string("auto") : std::to_string(headroom) + " B") << ", PFC "
+              << (pfc ? "on" : "off") << ", ECN " << (ecn ? "on" : "off") << ", "
               << congestionControl << "\n";
     std::cout << "flow  sender      FCT(us)  goodput(Gb/s)  retx  timeouts\n";
     for (uint32_t i = 0; i < senders; ++i)
@@ -265,6 +291,7 @@ main(int argc, char* argv[])
     std::cout << "drops: switch " << sw->GetTotalDrops() << ", links " << linkDrops
               << "; ECN marks " << sw->GetEcnMarks() << "; retransmissions " << retransmissions
               << ", timeouts " << timeouts << "\n";
+    conservation.Print(std::cout, senders * messageBytes, completed * messageBytes);
     std::cout << "events " << Simulator::GetEventCount() << "; CSV " << output << "\n";
 
     Simulator::Destroy();

@@ -30,13 +30,18 @@
  * wire (Ethernet 14 + IPv4 20 + UDP 8 + BTH 12 + ICRC 4 + FCS 4 + preamble/SFD 8 +
  * inter-frame gap 12; the first packet of a WRITE carries a 16-byte RETH too) and an ACK
  * A = 86 (the same headers with an AETH of 4 and no payload: a 66-byte frame). The
- * responder acknowledges every packet (ns3::RdmaNic::AckInterval 1) through the port the
- * packet came in on, so in the ring each direction of every link carries one hop's data and
- * the ACKs of the opposite hop: each data packet costs W + A wire bytes on its port. With
- * P' planes per queue pair (P for interleave and spray, 1 for qp), port rate R, link
- * propagation delay d and switch latency L:
+ * responder acknowledges every k-th packet and the last of the chunk (--ackInterval k,
+ * ns3::RdmaNic::AckInterval; default ScaleUpHelper's coalescing, 16, doc/scale-up.rst):
+ * ceil(n/k) ACKs for a chunk of n packets. ACKs leave through the port the packet came in
+ * on, so in the ring each direction of every link carries one hop's data and the ACKs of
+ * the opposite hop. With coalescing the ACKs need not spread evenly over the planes:
+ * packet j of a chunk takes plane j mod P' (interleave with G = MTU, spray), so with k a
+ * multiple of P' every ACK leaves on one plane, which then carries m ACKs against n/P'
+ * data packets. The busiest plane sets the pace: each of its data packets costs W + a wire
+ * bytes, a = A m P' / n (a = A for an ACK per packet). With P' planes per queue pair (P for
+ * interleave and spray, 1 for qp), port rate R, link propagation delay d and switch latency L:
  *
- *   B_eff = P' R m / (W + A)
+ *   B_eff = P' R m / (W + a)
  *   alpha = 2 d + L + (2 - 1/P') W / R
  *   T     = 2 (N - 1) (alpha + (S/N) / B_eff)
  *
@@ -47,8 +52,8 @@
  * starts acknowledging its predecessor's chunk only when that chunk's first packet has
  * arrived, t1 = 2 d + L + 2 (W + 16) 8 / R after the step began; the packets it sent before
  * (t1 P'R / (8W), or the whole chunk if it is shorter) had no ACKs between them, so the
- * simulation is faster than T by about min(t1 A / W, (S/N)/m x 8 A / (P'R)) per step
- * ("refined" in the output; 20.2 ns per step with the defaults).
+ * simulation is faster than T by about min(t1 a / W, (S/N)/m x 8 a / (P'R)) per step
+ * ("refined" in the output; 1.3 ns per step with the defaults, 20.2 ns with k = 1).
  * With qp, a queue pair's ACKs share its plane only if the predecessor's queue pair hashed
  * to the same plane; T is then an upper bound. Reduction compute is zero. Bus bandwidth is
  * NCCL's: busbw = algbw x 2 (N - 1) / N, algbw = S / time (nccl-tests, doc/PERFORMANCE.md).
@@ -85,11 +90,36 @@ namespace
 {
 
 /// Ethernet 14 + IPv4 20 + UDP 8 + BTH 12 + ICRC 4 + FCS 4 + preamble/SFD 8 + IFG 12.
-constexpr double DATA_OVERHEAD_BYTES = 82;
+constexpr double DATA_OVERHEAD_BYTES = RdmaNetDevice::ROCE_PACKET_OVERHEAD_BYTES;
 /// The RETH of a WRITE's first packet.
 constexpr double RETH_BYTES = 16;
 /// An ACK: Ethernet 14 + IPv4 20 + UDP 8 + BTH 12 + AETH 4 + ICRC 4 + FCS 4 + 8 + 12.
 constexpr double ACK_WIRE_BYTES = 86;
+
+/**
+ * ACK bytes charged per data packet on the busiest plane. The responder acknowledges
+ * packets k, 2k, ... and the last of a chunk of n (1-based), each ACK leaving on the plane
+ * its packet arrived on; packet j (0-based) takes plane (j / block) mod P' (block: packets
+ * per interleave block, 1 for spray). The busiest plane carries m ACKs against n / P' data
+ * packets: A m P' / n bytes per data packet (A for an ACK per packet; A ceil(n/k) / n when
+ * the ACKs spread evenly; with k a multiple of P' and block 1 every ACK is on one plane).
+ */
+double
+AckBytesPerPacket(uint32_t n, uint32_t k, uint32_t planes, uint32_t block)
+{
+    std::vector<uint32_t> acks(planes, 0);
+    for (uint32_t j = k - 1; j < n; j += k)
+    {
+        ++acks[(j / block) % planes];
+    }
+    if (n % k != 0)
+    {
+        ++acks[((n - 1) / block) % planes];
+    }
+    const uint32_t busiest = *std::max_element(acks.begin(), acks.end());
+    return ACK_WIRE_BYTES * busiest * planes / n;
+}
+
 /// Where each accelerator's buffer starts in its (virtual) memory; 1 MiB aligned.
 constexpr uint64_t BUFFER_BASE = 0x10000000ULL;
 
@@ -167,7 +197,9 @@ main(int argc, char* argv[])
     std::string pathSelector = "interleave";
     uint32_t mtu = 1024;
     uint32_t granularity = 0; // 0: the MTU
-    uint32_t seed = 1;
+    uint32_t ackInterval = ScaleUpHelper::DEFAULT_ACK_INTERVAL;
+    uint32_t seed = 0;        // 0: ns-3's RngSeed (default 1, or --RngSeed)
+    uint32_t run = 0;         // 0: ns-3's RngRun (default 1, or --RngRun)
     std::string output = "results";
     Time stopTime = Seconds(1);
 
@@ -185,20 +217,40 @@ main(int argc, char* argv[])
                  "interleave block in bytes (power of two, >= MTU; 0: the MTU)",
                  granularity);
     cmd.AddValue("mtu", "RoCE path MTU (payload bytes per packet)", mtu);
-    cmd.AddValue("seed", "random run number (ns3::RngSeedManager::SetRun)", seed);
+    cmd.AddValue("ackInterval",
+                 "packets per ACK (ns3::RdmaNic::AckInterval; 1: an ACK per packet; default "
+                 "ScaleUpHelper's coalescing)",
+                 ackInterval);
+    cmd.AddValue("seed", "random seed (ns3::RngSeedManager; 0: ns-3's --RngSeed)", seed);
+    cmd.AddValue("run", "random run number (0: ns-3's --RngRun)", run);
     cmd.AddValue("output", "directory for the CSV files (created if needed)", output);
     cmd.AddValue("stopTime", "give up at this simulated time", stopTime);
     cmd.Parse(argc, argv);
 
-    NS_ABORT_MSG_IF(bytes == 0 || bytes % accelerators != 0,
-                    "--bytes=" << bytes << " must be a positive multiple of --accelerators="
-                               << accelerators << " (N chunks of S/N bytes)");
+    // Every option checked before anything is built (helper/rdma-option-checker.h).
+    using Check = RdmaOptionChecker;
+    Check::Range<uint32_t>("accelerators", accelerators, 2, 100000);
+    Check::Range<uint32_t>("planes", planes, 1, 1024);
+    Check::Require(bytes > 0 && bytes % accelerators == 0,
+                   "bytes",
+                   bytes,
+                   "a positive multiple of --accelerators=" + std::to_string(accelerators) +
+                       " (N chunks of S/N bytes)");
+    Check::Rate("rate", rate);
+    Check::NonNegative("linkLatency", linkLatency);
+    Check::NonNegative("switchLatency", switchLatency);
+    Check::Require(pathSelector == "qp" || pathSelector == "spray" || pathSelector == "interleave",
+                   "pathSelector",
+                   pathSelector,
+                   "qp, spray, interleave");
+    Check::Attribute("mtu", std::to_string(mtu), "ns3::RdmaNic", "Mtu");
+    Check::Positive("stopTime", stopTime);
+    Check::OutputDirectory("output", output);
     if (granularity == 0)
     {
         granularity = mtu;
     }
-    RngSeedManager::SetSeed(1);
-    RngSeedManager::SetRun(seed);
+    Check::Seed(seed, run);
 
     ScaleUpHelper pod;
     pod.SetAccelerators(accelerators); // checks N >= 2
@@ -206,6 +258,7 @@ main(int argc, char* argv[])
     pod.SetLinkRate(DataRate(rate));
     pod.SetLinkLatency(linkLatency);
     pod.SetSwitchLatency(switchLatency);
+    pod.SetAckInterval(ackInterval); // checks >= 1
 
     RdmaHelper rdma;
     rdma.SetNicAttribute("Mtu", UintegerValue(mtu));
@@ -260,8 +313,11 @@ main(int argc, char* argv[])
         Simulator::ScheduleWithContext(ring.nodes[i]->GetId(), Seconds(0), &PostStep, &ring, i, 0u);
     }
 
+    RdmaConservationMonitor conservation; // sent = delivered + dropped + in flight
+    conservation.Install(NodeContainer::GetGlobal());
     Simulator::Stop(stopTime); // in case a step never completes
     Simulator::Run();
+    conservation.Print(std::cout);
 
     // Step s ends when the last accelerator has its chunk of step s.
     std::vector<Time> stepEnd(ring.steps, Time(0));
@@ -295,7 +351,14 @@ main(int argc, char* argv[])
     // Analytical time (see the file comment).
     const double r = DataRate(rate).GetBitRate();
     const double w = mtu + DATA_OVERHEAD_BYTES;
-    const double wirePerPacket = w + ACK_WIRE_BYTES;
+    const double chunkPackets = std::ceil(double(ring.chunk) / mtu);
+    // ACK bytes per data packet on the busiest plane (see the file comment).
+    const double ackPerPacket =
+        AckBytesPerPacket(static_cast<uint32_t>(chunkPackets),
+                          ackInterval,
+                          planesPerQp,
+                          pathSelector == "interleave" ? granularity / mtu : 1);
+    const double wirePerPacket = w + ackPerPacket;
     const double beff = planesPerQp * r * mtu / wirePerPacket; // bit/s of payload
     const double alpha = 2 * linkLatency.GetSeconds() + switchLatency.GetSeconds() +
                          (2.0 - 1.0 / planesPerQp) * w * 8 / r;
@@ -306,10 +369,9 @@ main(int argc, char* argv[])
     // charges each of them A bytes at P' R.
     const double t1 =
         2 * linkLatency.GetSeconds() + switchLatency.GetSeconds() + 2 * (w + RETH_BYTES) * 8 / r;
-    const double chunkPackets = std::ceil(double(ring.chunk) / mtu);
     const double ackFree = std::min(chunkPackets, t1 * planesPerQp * r / (8 * w));
     const double totalRefined =
-        totalAnalytical - ring.steps * ackFree * ACK_WIRE_BYTES * 8 / (planesPerQp * r);
+        totalAnalytical - ring.steps * ackFree * ackPerPacket * 8 / (planesPerQp * r);
     const double total = complete ? stepEnd.back().GetSeconds() : -1;
     const double busFactor = 2.0 * (accelerators - 1) / accelerators;
     const double algbw = complete ? bytes / total : 0; // bytes/s
@@ -342,7 +404,9 @@ main(int argc, char* argv[])
               << stepAnalytical * 1e6 << " us = alpha " << alpha * 1e9 << " ns + chunk / B_eff "
               << ring.chunk * 8.0 / beff * 1e9 << " ns)\n";
     std::cout << "B_eff             " << beff / 1e9 << " Gb/s (" << planesPerQp << " x " << rate
-              << " x " << mtu << " / (" << w << " + " << ACK_WIRE_BYTES << "))\n";
+              << " x " << mtu << " / (" << w << " + " << ackPerPacket
+              << ": ACK bytes per data packet on the busiest plane, an ACK per " << ackInterval
+              << " packets))\n";
     std::cout << "algbw             " << algbw / 1e9 << " GB/s\n";
     std::cout << "busbw             " << busbw / 1e9 << " GB/s (analytical "
               << busbwAnalytical / 1e9 << " GB/s)\n";
@@ -361,13 +425,13 @@ main(int argc, char* argv[])
     summary << std::setprecision(12);
     summary
         << "accelerators,planes,bytes,rate_bps,link_latency_ns,switch_latency_ns,"
-           "path_selector,granularity,mtu,steps,total_us,analytical_us,"
+           "path_selector,granularity,mtu,ack_interval,steps,total_us,analytical_us,"
            "ratio,refined_us,alpha_ns,beff_gbps,algbw_gbytes,busbw_gbytes,analytical_busbw_gbytes,"
            "min_plane_packets,max_plane_packets,retransmissions,timeouts,completed\n";
     summary << accelerators << "," << planes << "," << bytes << "," << r << ","
             << linkLatency.GetPicoSeconds() / 1e3 << "," << switchLatency.GetPicoSeconds() / 1e3
-            << "," << pathSelector << "," << granularity << "," << mtu << "," << ring.steps << ","
-            << total * 1e6 << "," << totalAnalytical * 1e6 << ","
+            << "," << pathSelector << "," << granularity << "," << mtu << "," << ackInterval << ","
+            << ring.steps << "," << total * 1e6 << "," << totalAnalytical * 1e6 << ","
             << (complete ? total / totalAnalytical : 0) << "," << totalRefined * 1e6 << ","
             << alpha * 1e9 << "," << beff / 1e9 << "," << algbw / 1e9 << "," << busbw / 1e9 << ","
             << busbwAnalytical / 1e9 << "," << *std::min_element(perPlane.begin(), perPlane.end())

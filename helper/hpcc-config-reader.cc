@@ -3,6 +3,7 @@
  */
 #include "hpcc-config-reader.h"
 
+#include "hpcc-input-error.h"
 #include "hpcc-line-cursor.h"
 #include "hpcc-topology-reader.h"
 
@@ -120,6 +121,19 @@ HpccConfigReader::Read(const std::string& filename)
 void
 HpccConfigReader::Parse(std::istream& in, const std::string& name)
 {
+    try
+    {
+        ParseOrThrow(in, name);
+    }
+    catch (const HpccInputError& e)
+    {
+        NS_ABORT_MSG(e.what());
+    }
+}
+
+void
+HpccConfigReader::ParseOrThrow(std::istream& in, const std::string& name)
+{
     NS_LOG_FUNCTION(this << name);
     m_fileName = name;
     m_entries.clear();
@@ -144,38 +158,40 @@ HpccConfigReader::Parse(std::istream& in, const std::string& name)
             {
                 valid << (valid.tellp() > 0 ? " " : "") << k;
             }
-            NS_ABORT_MSG(cursor.Where()
-                         << "unknown key '" << e.key
-                         << "'; valid keys (those of the HPCC simulator's third.cc): "
-                         << valid.str());
+            HPCC_INPUT_ERROR_IF(true,
+                                cursor.Where()
+                                    << "unknown key '" << e.key
+                                    << "'; valid keys (those of the HPCC simulator's third.cc): "
+                                    << valid.str());
         }
         auto previous = m_index.find(e.key);
-        NS_ABORT_MSG_IF(previous != m_index.end(),
-                        cursor.Where() << "key " << e.key << " is set a second time (first on line "
-                                       << m_entries[previous->second].line
-                                       << "); valid: each key at most once");
+        HPCC_INPUT_ERROR_IF(previous != m_index.end(),
+                            cursor.Where()
+                                << "key " << e.key << " is set a second time (first on line "
+                                << m_entries[previous->second].line
+                                << "); valid: each key at most once");
         const int arity = known->second;
         if (arity == RATE_MAP)
         {
             uint64_t n = 0;
-            NS_ABORT_MSG_IF(
+            HPCC_INPUT_ERROR_IF(
                 e.values.empty() || !HpccTopologyReader::ParseUnsigned(e.values[0], &n) || n == 0 ||
                     n > 64,
                 cursor.Where() << e.key << " count '"
                                << (e.values.empty() ? std::string() : e.values[0])
                                << "' is not valid; valid: '" << e.key
                                << " <n> <rate bit/s> <value> ...' with n = 1 .. 64 pairs");
-            NS_ABORT_MSG_IF(e.values.size() != 1 + 2 * n,
-                            cursor.Where()
-                                << e.key << " announces " << n << " pairs but has "
-                                << e.values.size() - 1 << " values after the count; valid: exactly "
-                                << 2 * n << " values, '<rate bit/s> <value>' per pair");
+            HPCC_INPUT_ERROR_IF(
+                e.values.size() != 1 + 2 * n,
+                cursor.Where() << e.key << " announces " << n << " pairs but has "
+                               << e.values.size() - 1 << " values after the count; valid: exactly "
+                               << 2 * n << " values, '<rate bit/s> <value>' per pair");
         }
         else
         {
-            NS_ABORT_MSG_IF(e.values.size() != static_cast<std::size_t>(arity),
-                            cursor.Where() << "key " << e.key << " has " << e.values.size()
-                                           << " values; valid: exactly " << arity);
+            HPCC_INPUT_ERROR_IF(e.values.size() != static_cast<std::size_t>(arity),
+                                cursor.Where() << "key " << e.key << " has " << e.values.size()
+                                               << " values; valid: exactly " << arity);
         }
         m_index[e.key] = m_entries.size();
         m_entries.push_back(e);
@@ -219,8 +235,8 @@ const HpccConfigReader::Entry&
 HpccConfigReader::Find(const std::string& key) const
 {
     auto it = m_index.find(key);
-    NS_ABORT_MSG_IF(it == m_index.end(),
-                    m_fileName << ": key " << key << " is required but not set");
+    HPCC_INPUT_ERROR_IF(it == m_index.end(),
+                        m_fileName << ": key " << key << " is required but not set");
     return m_entries[it->second];
 }
 
@@ -247,19 +263,16 @@ void
 HpccConfigReader::Fail(const std::string& key, const std::string& message) const
 {
     auto it = m_index.find(key);
-    if (it == m_index.end())
-    {
-        NS_ABORT_MSG(m_fileName << ": " << key << " (not set): " << message);
-    }
-    NS_ABORT_MSG(Where(m_entries[it->second]) << message);
-    std::abort(); // not reached
+    HPCC_INPUT_ERROR_IF(it == m_index.end(),
+                        m_fileName << ": " << key << " (not set): " << message);
+    throw HpccInputError(Where(m_entries[it->second]) + message);
 }
 
 std::string
 HpccConfigReader::GetString(const std::string& key) const
 {
     const Entry& e = Find(key);
-    NS_ABORT_MSG_IF(e.values.size() != 1, Where(e) << "expected exactly one value");
+    HPCC_INPUT_ERROR_IF(e.values.size() != 1, Where(e) << "expected exactly one value");
     return e.values[0];
 }
 
@@ -267,9 +280,9 @@ bool
 HpccConfigReader::GetBoolean(const std::string& key) const
 {
     const Entry& e = Find(key);
-    NS_ABORT_MSG_IF(e.values.size() != 1 || (e.values[0] != "0" && e.values[0] != "1"),
-                    Where(e) << "value '" << (e.values.empty() ? "" : e.values[0])
-                             << "' is not valid; valid: 0 or 1");
+    HPCC_INPUT_ERROR_IF(e.values.size() != 1 || (e.values[0] != "0" && e.values[0] != "1"),
+                        Where(e) << "value '" << (e.values.empty() ? "" : e.values[0])
+                                 << "' is not valid; valid: 0 or 1");
     return e.values[0] == "1";
 }
 
@@ -280,11 +293,13 @@ HpccConfigReader::GetUinteger(const std::string& key,
                               uint32_t index) const
 {
     const Entry& e = Find(key);
-    NS_ABORT_MSG_IF(index >= e.values.size(), Where(e) << "value " << index + 1 << " is missing");
+    HPCC_INPUT_ERROR_IF(index >= e.values.size(),
+                        Where(e) << "value " << index + 1 << " is missing");
     uint64_t v = 0;
-    NS_ABORT_MSG_IF(!HpccTopologyReader::ParseUnsigned(e.values[index], &v) || v < min || v > max,
-                    Where(e) << "value '" << e.values[index] << "' is not valid; valid: an integer "
-                             << min << " .. " << max);
+    HPCC_INPUT_ERROR_IF(!HpccTopologyReader::ParseUnsigned(e.values[index], &v) || v < min ||
+                            v > max,
+                        Where(e) << "value '" << e.values[index]
+                                 << "' is not valid; valid: an integer " << min << " .. " << max);
     return v;
 }
 
@@ -293,10 +308,10 @@ HpccConfigReader::GetDouble(const std::string& key, double min, double max) cons
 {
     const Entry& e = Find(key);
     double v = 0;
-    NS_ABORT_MSG_IF(e.values.size() != 1 || !HpccTopologyReader::ParseReal(e.values[0], &v) ||
-                        v < min || v > max,
-                    Where(e) << "value '" << (e.values.empty() ? "" : e.values[0])
-                             << "' is not valid; valid: a number " << min << " .. " << max);
+    HPCC_INPUT_ERROR_IF(e.values.size() != 1 || !HpccTopologyReader::ParseReal(e.values[0], &v) ||
+                            v < min || v > max,
+                        Where(e) << "value '" << (e.values.empty() ? "" : e.values[0])
+                                 << "' is not valid; valid: a number " << min << " .. " << max);
     return v;
 }
 
@@ -305,9 +320,9 @@ HpccConfigReader::GetDataRate(const std::string& key) const
 {
     const Entry& e = Find(key);
     DataRate r;
-    NS_ABORT_MSG_IF(e.values.size() != 1 || !HpccTopologyReader::ParseDataRate(e.values[0], &r),
-                    Where(e) << "value '" << (e.values.empty() ? "" : e.values[0])
-                             << "' is not valid; valid: a data rate such as 20Mb/s, 1Gbps");
+    HPCC_INPUT_ERROR_IF(e.values.size() != 1 || !HpccTopologyReader::ParseDataRate(e.values[0], &r),
+                        Where(e) << "value '" << (e.values.empty() ? "" : e.values[0])
+                                 << "' is not valid; valid: a data rate such as 20Mb/s, 1Gbps");
     return r;
 }
 
@@ -315,21 +330,21 @@ std::map<uint64_t, double>
 HpccConfigReader::GetRateMap(const std::string& key) const
 {
     const Entry& e = Find(key);
-    NS_ABORT_MSG_IF(KnownKeys().at(key) != RATE_MAP, Where(e) << "is not a rate-keyed map");
+    HPCC_INPUT_ERROR_IF(KnownKeys().at(key) != RATE_MAP, Where(e) << "is not a rate-keyed map");
     std::map<uint64_t, double> m;
     for (std::size_t i = 1; i + 1 < e.values.size(); i += 2)
     {
         uint64_t rate = 0;
         double value = 0;
-        NS_ABORT_MSG_IF(!HpccTopologyReader::ParseUnsigned(e.values[i], &rate) || rate == 0,
-                        Where(e) << "rate '" << e.values[i] << "' (pair " << (i + 1) / 2
-                                 << ") is not valid; valid: a link rate in bit/s such as "
-                                    "100000000000");
-        NS_ABORT_MSG_IF(!HpccTopologyReader::ParseReal(e.values[i + 1], &value) || value < 0,
-                        Where(e) << "value '" << e.values[i + 1] << "' (pair " << (i + 1) / 2
-                                 << ") is not valid; valid: a number >= 0");
-        NS_ABORT_MSG_IF(m.count(rate),
-                        Where(e) << "rate " << rate << " appears twice; valid: distinct rates");
+        HPCC_INPUT_ERROR_IF(!HpccTopologyReader::ParseUnsigned(e.values[i], &rate) || rate == 0,
+                            Where(e) << "rate '" << e.values[i] << "' (pair " << (i + 1) / 2
+                                     << ") is not valid; valid: a link rate in bit/s such as "
+                                        "100000000000");
+        HPCC_INPUT_ERROR_IF(!HpccTopologyReader::ParseReal(e.values[i + 1], &value) || value < 0,
+                            Where(e) << "value '" << e.values[i + 1] << "' (pair " << (i + 1) / 2
+                                     << ") is not valid; valid: a number >= 0");
+        HPCC_INPUT_ERROR_IF(m.count(rate),
+                            Where(e) << "rate " << rate << " appears twice; valid: distinct rates");
         m[rate] = value;
     }
     return m;

@@ -31,9 +31,10 @@ namespace ns3
  * may then read a value as a key), an unknown key, a wrong number of values and a key
  * given twice are errors naming the file, the line and the key.
  *
- * The typed getters check the value and stop with an error naming the file, the line,
- * the key, the value and what would be valid. The reader does not interpret the keys;
- * examples/hpcc-compat.cc maps them onto the rdma module's attributes. Its
+ * The typed getters check the value and throw an HpccInputError naming the file, the line,
+ * the key, the value and what would be valid (uncaught, it stops the program with that
+ * message; examples/hpcc-compat.cc catches it and exits with status 1). The reader does not
+ * interpret the keys; examples/hpcc-compat.cc maps them onto the rdma module's attributes. Its
  * MarkUsed/GetUnusedKeys let a program prove that it handled every key it was given.
  */
 class HpccConfigReader
@@ -61,6 +62,14 @@ class HpccConfigReader
      * \param name name of the source, used in error messages
      */
     void Parse(std::istream& in, const std::string& name);
+    /**
+     * Read from a stream, reporting a malformed input by throwing HpccInputError (whose
+     * what() is the message Parse() would abort with) instead of aborting: for programs
+     * that handle bad input themselves, such as the fuzz harnesses.
+     * \param in the stream
+     * \param name name of the source, used in error messages
+     */
+    void ParseOrThrow(std::istream& in, const std::string& name);
 
     /// \return the file (or source) name
     const std::string& GetFileName() const;
@@ -120,7 +129,7 @@ class HpccConfigReader
     std::map<uint64_t, double> GetRateMap(const std::string& key) const;
 
     /**
-     * Stop with an error about a key: "<file>:<line>: <key> <values>: <message>".
+     * Throw an HpccInputError about a key: "<file>:<line>: <key> <values>: <message>".
      * \param key a key the file sets
      * \param message what is wrong and what would be valid
      */

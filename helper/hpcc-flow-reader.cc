@@ -3,12 +3,14 @@
  */
 #include "hpcc-flow-reader.h"
 
+#include "hpcc-input-error.h"
 #include "hpcc-line-cursor.h"
 #include "hpcc-topology-reader.h"
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -35,6 +37,19 @@ HpccFlowReader::Read(const std::string& filename)
 void
 HpccFlowReader::Parse(std::istream& in, const std::string& name)
 {
+    try
+    {
+        ParseOrThrow(in, name);
+    }
+    catch (const HpccInputError& e)
+    {
+        NS_ABORT_MSG(e.what());
+    }
+}
+
+void
+HpccFlowReader::ParseOrThrow(std::istream& in, const std::string& name)
+{
     NS_LOG_FUNCTION(this << name);
     m_fileName = name;
     m_flows.clear();
@@ -42,28 +57,32 @@ HpccFlowReader::Parse(std::istream& in, const std::string& name)
     HpccLineCursor cursor(in, name);
 
     std::vector<std::string> f = cursor.Next();
-    NS_ABORT_MSG_IF(f.empty(),
-                    name << ": empty flow file; the first line must be the number of flows");
+    HPCC_INPUT_ERROR_IF(f.empty(),
+                        name << ": empty flow file; the first line must be the number of flows");
     uint64_t count = 0;
-    NS_ABORT_MSG_IF(
+    HPCC_INPUT_ERROR_IF(
         f.size() != 1 || !HpccTopologyReader::ParseUnsigned(f[0], &count) || count > 0xFFFFFFFFULL,
         cursor.Where() << "the header '" << cursor.Text()
                        << "' is not valid; valid: one unsigned integer, the number of flows");
-    m_flows.reserve(count);
+    // The header is only a promise: reserve no more than the rest of the file can hold (a
+    // flow line has 6 fields, at least 11 bytes and a line break), so that a header of
+    // 4294967295 reports the end of the file instead of allocating 160 GiB.
+    const uint64_t fits = cursor.RemainingBytes() / 12 + 1;
+    m_flows.reserve(std::min<uint64_t>({count, fits, 1U << 20}));
 
     const char* fieldNames[6] =
         {"src", "dst", "priority_group", "dport", "size_bytes", "start_seconds"};
     for (uint64_t i = 0; i < count; ++i)
     {
         f = cursor.Next();
-        NS_ABORT_MSG_IF(f.empty(),
-                        name << ": the file ends after " << i << " flows; the header (line 1) "
-                             << "announces " << count);
-        NS_ABORT_MSG_IF(f.size() != 6,
-                        cursor.Where()
-                            << "flow " << i + 1 << " has " << f.size()
-                            << " fields; valid: exactly 6, '<src> <dst> <priority_group> "
-                               "<dport> <size_bytes> <start_seconds>'");
+        HPCC_INPUT_ERROR_IF(f.empty(),
+                            name << ": the file ends after " << i << " flows; the header (line 1) "
+                                 << "announces " << count);
+        HPCC_INPUT_ERROR_IF(f.size() != 6,
+                            cursor.Where()
+                                << "flow " << i + 1 << " has " << f.size()
+                                << " fields; valid: exactly 6, '<src> <dst> <priority_group> "
+                                   "<dport> <size_bytes> <start_seconds>'");
         HpccFlow flow;
         flow.line = cursor.Line();
         uint64_t v[5];
@@ -75,30 +94,31 @@ HpccFlowReader::Parse(std::istream& in, const std::string& name)
                                 "a number of bytes >= 1"};
         for (int k = 0; k < 5; ++k)
         {
-            NS_ABORT_MSG_IF(!HpccTopologyReader::ParseUnsigned(f[k], &v[k]) || v[k] > maxima[k] ||
-                                (k == 4 && v[k] == 0),
-                            cursor.Where()
-                                << "flow field " << k + 1 << " (" << fieldNames[k] << ") '" << f[k]
-                                << "' is not valid; valid: " << valid[k]);
+            HPCC_INPUT_ERROR_IF(!HpccTopologyReader::ParseUnsigned(f[k], &v[k]) ||
+                                    v[k] > maxima[k] || (k == 4 && v[k] == 0),
+                                cursor.Where()
+                                    << "flow field " << k + 1 << " (" << fieldNames[k] << ") '"
+                                    << f[k] << "' is not valid; valid: " << valid[k]);
         }
-        NS_ABORT_MSG_IF(v[0] == v[1],
-                        cursor.Where() << "flow field 2 (dst) '" << f[1]
-                                       << "' equals src; valid: a different host");
+        HPCC_INPUT_ERROR_IF(v[0] == v[1],
+                            cursor.Where() << "flow field 2 (dst) '" << f[1]
+                                           << "' equals src; valid: a different host");
         flow.src = static_cast<uint32_t>(v[0]);
         flow.dst = static_cast<uint32_t>(v[1]);
         flow.priorityGroup = static_cast<uint8_t>(v[2]);
         flow.dport = static_cast<uint16_t>(v[3]);
         flow.size = v[4];
-        NS_ABORT_MSG_IF(!HpccTopologyReader::ParseSeconds(f[5], &flow.start),
-                        cursor.Where() << "flow field 6 (start_seconds) '" << f[5]
-                                       << "' is not valid; valid: a non-negative decimal number of "
-                                          "seconds such as 2.0");
+        HPCC_INPUT_ERROR_IF(!HpccTopologyReader::ParseSeconds(f[5], &flow.start),
+                            cursor.Where()
+                                << "flow field 6 (start_seconds) '" << f[5]
+                                << "' is not valid; valid: a non-negative decimal number of "
+                                   "seconds such as 2.0");
         m_flows.push_back(flow);
     }
     f = cursor.Next();
-    NS_ABORT_MSG_IF(!f.empty(),
-                    cursor.Where() << "unexpected content '" << cursor.Text() << "' after the "
-                                   << count << " flows announced by the header (line 1)");
+    HPCC_INPUT_ERROR_IF(!f.empty(),
+                        cursor.Where() << "unexpected content '" << cursor.Text() << "' after the "
+                                       << count << " flows announced by the header (line 1)");
 }
 
 void
@@ -111,16 +131,17 @@ HpccFlowReader::Validate(const HpccTopologyReader& topology) const
         const char* names[2] = {"src", "dst"};
         for (int k = 0; k < 2; ++k)
         {
-            NS_ABORT_MSG_IF(ends[k] >= n,
-                            m_fileName
-                                << ":" << flow.line << ": flow field " << k + 1 << " (" << names[k]
-                                << ") '" << ends[k] << "' is not a node of the topology "
-                                << topology.GetFileName() << "; valid: a host id 0 .. " << n - 1);
-            NS_ABORT_MSG_IF(topology.IsSwitch(ends[k]),
-                            m_fileName << ":" << flow.line << ": flow field " << k + 1 << " ("
-                                       << names[k] << ") '" << ends[k]
-                                       << "' is a switch in the topology " << topology.GetFileName()
-                                       << "; valid: a host (a node id not on its line 2)");
+            HPCC_INPUT_ERROR_IF(
+                ends[k] >= n,
+                m_fileName << ":" << flow.line << ": flow field " << k + 1 << " (" << names[k]
+                           << ") '" << ends[k] << "' is not a node of the topology "
+                           << topology.GetFileName() << "; valid: a host id 0 .. " << n - 1);
+            HPCC_INPUT_ERROR_IF(topology.IsSwitch(ends[k]),
+                                m_fileName << ":" << flow.line << ": flow field " << k + 1 << " ("
+                                           << names[k] << ") '" << ends[k]
+                                           << "' is a switch in the topology "
+                                           << topology.GetFileName()
+                                           << "; valid: a host (a node id not on its line 2)");
         }
     }
 }

@@ -66,10 +66,18 @@ class HpccFlowReader
      * \param name name of the source, used in error messages
      */
     void Parse(std::istream& in, const std::string& name);
+    /**
+     * Read from a stream, reporting a malformed input by throwing HpccInputError (whose
+     * what() is the message Parse() would abort with) instead of aborting: for programs
+     * that handle bad input themselves, such as the fuzz harnesses.
+     * \param in the stream
+     * \param name name of the source, used in error messages
+     */
+    void ParseOrThrow(std::istream& in, const std::string& name);
 
     /**
-     * Stop with an error naming the flow's line unless every flow joins two different
-     * hosts of the topology.
+     * Throw an HpccInputError naming the flow's line unless every flow joins two
+     * different hosts of the topology.
      * \param topology the topology the flows run on
      */
     void Validate(const HpccTopologyReader& topology) const;

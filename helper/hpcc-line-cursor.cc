@@ -52,4 +52,24 @@ HpccLineCursor::Where() const
     return s.str();
 }
 
+uint64_t
+HpccLineCursor::RemainingBytes()
+{
+    const std::istream::pos_type here = m_in.tellg();
+    if (here == std::istream::pos_type(-1))
+    {
+        m_in.clear(m_in.rdstate() & ~std::ios::failbit);
+        return UINT64_MAX;
+    }
+    m_in.seekg(0, std::ios::end);
+    const std::istream::pos_type end = m_in.tellg();
+    m_in.seekg(here);
+    if (end == std::istream::pos_type(-1) || !m_in || end < here)
+    {
+        m_in.clear(m_in.rdstate() & ~std::ios::failbit);
+        return UINT64_MAX;
+    }
+    return static_cast<uint64_t>(end - here);
+}
+
 } // namespace ns3

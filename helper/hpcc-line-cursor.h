@@ -35,6 +35,11 @@ class HpccLineCursor
     uint32_t Line() const;
     /// \return "name:line: ", the prefix of an error about that line
     std::string Where() const;
+    /**
+     * \return the number of bytes after the line Next() read last, or UINT64_MAX if the
+     * stream cannot tell (not seekable): what bounds the records a header may announce
+     */
+    uint64_t RemainingBytes();
 
   private:
     std::istream& m_in;

@@ -3,6 +3,7 @@
  */
 #include "hpcc-topology-reader.h"
 
+#include "hpcc-input-error.h"
 #include "hpcc-line-cursor.h"
 
 #include "ns3/abort.h"
@@ -34,6 +35,9 @@ namespace
 
 /// Valid forms, for error messages.
 constexpr const char* RATE_FORMS = "a number with a unit such as 100Gbps, 25Gb/s, 400Mbps";
+/// Largest node count of a topology file: 2^24, far above a k = 64 fat-tree (70,000 nodes);
+/// a header claiming billions of nodes is refused before anything is allocated.
+constexpr uint64_t MAX_NODES = 1U << 24;
 constexpr const char* TIME_FORMS =
     "a non-negative number with a unit s, ms, us, ns, ps or fs, such as 0.001ms or 1us";
 
@@ -228,7 +232,11 @@ HpccTopologyReader::ParseDataRate(const std::string& text, DataRate* rate)
 {
     // ns-3's own parser (what the HPCC simulator uses through its DataRate attributes);
     // it must consume the whole token and start with a digit.
-    if (text.empty() || !(std::isdigit(static_cast<unsigned char>(text[0])) || text[0] == '.'))
+    // ns-3 reads the number with operator>> and would take "1..5Gbps" as 1 Gb/s and
+    // "1.2.3Gbps" as 1.2 Gb/s: the number must be digits with at most one point.
+    const std::string number = text.substr(0, text.find_first_not_of("0123456789."));
+    if (number.find_first_of("0123456789") == std::string::npos ||
+        number.find('.') != number.rfind('.'))
     {
         return false;
     }
@@ -322,8 +330,24 @@ HpccTopologyReader::Read(const std::string& filename)
 void
 HpccTopologyReader::Parse(std::istream& in, const std::string& name)
 {
+    try
+    {
+        ParseOrThrow(in, name);
+    }
+    catch (const HpccInputError& e)
+    {
+        NS_ABORT_MSG(e.what());
+    }
+}
+
+void
+HpccTopologyReader::ParseOrThrow(std::istream& in, const std::string& name)
+{
     NS_LOG_FUNCTION(this << name);
     m_fileName = name;
+    m_read = false;
+    m_nNodes = 0;
+    m_isSwitch.clear();
     m_switchIds.clear();
     m_links.clear();
     m_linkDevices.clear();
@@ -332,27 +356,29 @@ HpccTopologyReader::Parse(std::istream& in, const std::string& name)
 
     // Header: nodes switches links.
     std::vector<std::string> f = cursor.Next();
-    NS_ABORT_MSG_IF(f.empty(),
-                    name << ": empty topology file; the first line must be "
-                            "'<nodes> <switches> <links>'");
-    NS_ABORT_MSG_IF(f.size() != 3,
-                    cursor.Where() << "the header has " << f.size()
-                                   << " fields; valid: exactly 3, '<nodes> <switches> <links>'");
+    HPCC_INPUT_ERROR_IF(f.empty(),
+                        name << ": empty topology file; the first line must be "
+                                "'<nodes> <switches> <links>'");
+    HPCC_INPUT_ERROR_IF(f.size() != 3,
+                        cursor.Where()
+                            << "the header has " << f.size()
+                            << " fields; valid: exactly 3, '<nodes> <switches> <links>'");
     const char* headerNames[3] = {"nodes", "switches", "links"};
     uint64_t header[3];
     for (int i = 0; i < 3; ++i)
     {
-        NS_ABORT_MSG_IF(!ParseUnsigned(f[i], &header[i]) || header[i] > 0xFFFFFFFFULL,
-                        cursor.Where()
-                            << "header field " << i + 1 << " (" << headerNames[i] << ") '" << f[i]
-                            << "' is not valid; valid: an unsigned integer");
+        HPCC_INPUT_ERROR_IF(!ParseUnsigned(f[i], &header[i]) || header[i] > 0xFFFFFFFFULL,
+                            cursor.Where()
+                                << "header field " << i + 1 << " (" << headerNames[i] << ") '"
+                                << f[i] << "' is not valid; valid: an unsigned integer");
     }
-    NS_ABORT_MSG_IF(header[0] == 0,
-                    cursor.Where() << "header field 1 (nodes) '0' is not valid; valid: at least 1");
-    NS_ABORT_MSG_IF(header[1] > header[0],
-                    cursor.Where()
-                        << "header field 2 (switches) '" << header[1] << "' is more than the "
-                        << header[0] << " nodes; valid: 0 .. nodes");
+    HPCC_INPUT_ERROR_IF(header[0] == 0 || header[0] > MAX_NODES,
+                        cursor.Where() << "header field 1 (nodes) '" << f[0]
+                                       << "' is not valid; valid: 1 .. " << MAX_NODES << " nodes");
+    HPCC_INPUT_ERROR_IF(header[1] > header[0],
+                        cursor.Where()
+                            << "header field 2 (switches) '" << header[1] << "' is more than the "
+                            << header[0] << " nodes; valid: 0 .. nodes");
     m_nNodes = static_cast<uint32_t>(header[0]);
     const uint64_t nSwitches = header[1];
     const uint64_t nLinks = header[2];
@@ -362,23 +388,23 @@ HpccTopologyReader::Parse(std::istream& in, const std::string& name)
     if (nSwitches > 0)
     {
         f = cursor.Next();
-        NS_ABORT_MSG_IF(f.empty(),
-                        name << ": the file ends before the line of " << nSwitches
-                             << " switch ids (line 2)");
-        NS_ABORT_MSG_IF(f.size() != nSwitches,
-                        cursor.Where()
-                            << "the switch id line has " << f.size() << " ids; valid: exactly "
-                            << nSwitches << " (header field 2, switches)");
+        HPCC_INPUT_ERROR_IF(f.empty(),
+                            name << ": the file ends before the line of " << nSwitches
+                                 << " switch ids (line 2)");
+        HPCC_INPUT_ERROR_IF(f.size() != nSwitches,
+                            cursor.Where()
+                                << "the switch id line has " << f.size() << " ids; valid: exactly "
+                                << nSwitches << " (header field 2, switches)");
         for (std::size_t i = 0; i < f.size(); ++i)
         {
             uint64_t id = 0;
-            NS_ABORT_MSG_IF(!ParseUnsigned(f[i], &id) || id >= m_nNodes,
-                            cursor.Where()
-                                << "switch id " << i + 1 << " '" << f[i]
-                                << "' is not valid; valid: a node id 0 .. " << m_nNodes - 1);
-            NS_ABORT_MSG_IF(m_isSwitch[id],
-                            cursor.Where() << "switch id " << i + 1 << " '" << f[i]
-                                           << "' is listed twice; valid: distinct node ids");
+            HPCC_INPUT_ERROR_IF(!ParseUnsigned(f[i], &id) || id >= m_nNodes,
+                                cursor.Where()
+                                    << "switch id " << i + 1 << " '" << f[i]
+                                    << "' is not valid; valid: a node id 0 .. " << m_nNodes - 1);
+            HPCC_INPUT_ERROR_IF(m_isSwitch[id],
+                                cursor.Where() << "switch id " << i + 1 << " '" << f[i]
+                                               << "' is listed twice; valid: distinct node ids");
             m_isSwitch[id] = true;
             m_switchIds.push_back(static_cast<uint32_t>(id));
         }
@@ -389,44 +415,45 @@ HpccTopologyReader::Parse(std::istream& in, const std::string& name)
     for (uint64_t l = 0; l < nLinks; ++l)
     {
         f = cursor.Next();
-        NS_ABORT_MSG_IF(f.empty(),
-                        name << ": the file ends after " << l << " links; the header (line 1) "
-                             << "announces " << nLinks);
-        NS_ABORT_MSG_IF(f.size() != 5,
-                        cursor.Where() << "link " << l + 1 << " has " << f.size()
-                                       << " fields; valid: exactly 5, '<src> <dst> <rate> <delay> "
-                                          "<error_rate>'");
+        HPCC_INPUT_ERROR_IF(f.empty(),
+                            name << ": the file ends after " << l << " links; the header (line 1) "
+                                 << "announces " << nLinks);
+        HPCC_INPUT_ERROR_IF(f.size() != 5,
+                            cursor.Where()
+                                << "link " << l + 1 << " has " << f.size()
+                                << " fields; valid: exactly 5, '<src> <dst> <rate> <delay> "
+                                   "<error_rate>'");
         HpccLink link;
         link.line = cursor.Line();
         uint64_t ends[2];
         for (int i = 0; i < 2; ++i)
         {
-            NS_ABORT_MSG_IF(!ParseUnsigned(f[i], &ends[i]) || ends[i] >= m_nNodes,
-                            cursor.Where()
-                                << "link field " << i + 1 << " (" << fieldNames[i] << ") '" << f[i]
-                                << "' is not valid; valid: a node id 0 .. " << m_nNodes - 1);
+            HPCC_INPUT_ERROR_IF(
+                !ParseUnsigned(f[i], &ends[i]) || ends[i] >= m_nNodes,
+                cursor.Where() << "link field " << i + 1 << " (" << fieldNames[i] << ") '" << f[i]
+                               << "' is not valid; valid: a node id 0 .. " << m_nNodes - 1);
         }
-        NS_ABORT_MSG_IF(ends[0] == ends[1],
-                        cursor.Where() << "link field 2 (dst) '" << f[1]
-                                       << "' equals src; valid: a different node id");
+        HPCC_INPUT_ERROR_IF(ends[0] == ends[1],
+                            cursor.Where() << "link field 2 (dst) '" << f[1]
+                                           << "' equals src; valid: a different node id");
         link.src = static_cast<uint32_t>(ends[0]);
         link.dst = static_cast<uint32_t>(ends[1]);
-        NS_ABORT_MSG_IF(!ParseDataRate(f[2], &link.rate) || link.rate.GetBitRate() == 0,
-                        cursor.Where() << "link field 3 (rate) '" << f[2]
-                                       << "' is not valid; valid: " << RATE_FORMS);
-        NS_ABORT_MSG_IF(!ParseTime(f[3], &link.delay),
-                        cursor.Where() << "link field 4 (delay) '" << f[3]
-                                       << "' is not valid; valid: " << TIME_FORMS);
-        NS_ABORT_MSG_IF(!ParseReal(f[4], &link.errorRate) || link.errorRate < 0 ||
-                            link.errorRate > 1,
-                        cursor.Where() << "link field 5 (error_rate) '" << f[4]
-                                       << "' is not valid; valid: a probability 0 .. 1");
+        HPCC_INPUT_ERROR_IF(!ParseDataRate(f[2], &link.rate) || link.rate.GetBitRate() == 0,
+                            cursor.Where() << "link field 3 (rate) '" << f[2]
+                                           << "' is not valid; valid: " << RATE_FORMS);
+        HPCC_INPUT_ERROR_IF(!ParseTime(f[3], &link.delay),
+                            cursor.Where() << "link field 4 (delay) '" << f[3]
+                                           << "' is not valid; valid: " << TIME_FORMS);
+        HPCC_INPUT_ERROR_IF(!ParseReal(f[4], &link.errorRate) || link.errorRate < 0 ||
+                                link.errorRate > 1,
+                            cursor.Where() << "link field 5 (error_rate) '" << f[4]
+                                           << "' is not valid; valid: a probability 0 .. 1");
         m_links.push_back(link);
     }
     f = cursor.Next();
-    NS_ABORT_MSG_IF(!f.empty(),
-                    cursor.Where() << "unexpected content '" << cursor.Text() << "' after the "
-                                   << nLinks << " links announced by the header (line 1)");
+    HPCC_INPUT_ERROR_IF(!f.empty(),
+                        cursor.Where() << "unexpected content '" << cursor.Text() << "' after the "
+                                       << nLinks << " links announced by the header (line 1)");
     m_read = true;
 }
 

@@ -74,6 +74,14 @@ class HpccTopologyReader
      * \param name name of the source, used in error messages
      */
     void Parse(std::istream& in, const std::string& name);
+    /**
+     * Read from a stream, reporting a malformed input by throwing HpccInputError (whose
+     * what() is the message Parse() would abort with) instead of aborting: for programs
+     * that handle bad input themselves, such as the fuzz harnesses.
+     * \param in the stream
+     * \param name name of the source, used in error messages
+     */
+    void ParseOrThrow(std::istream& in, const std::string& name);
 
     /// \return the file (or source) name
     const std::string& GetFileName() const;

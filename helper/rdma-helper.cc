@@ -198,6 +198,12 @@ RdmaHelper::GetNic(Ptr<Node> node)
 std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>>
 RdmaHelper::Connect(Ptr<Node> requester, Ptr<Node> responder)
 {
+    return DoConnect(requester, responder, {});
+}
+
+std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>>
+RdmaHelper::DoConnect(Ptr<Node> requester, Ptr<Node> responder, const AttributeList& attributes)
+{
     Ptr<RdmaNic> a = GetNic(requester);
     Ptr<RdmaNic> b = GetNic(responder);
     NS_ABORT_MSG_IF(requester == responder,
@@ -205,7 +211,9 @@ RdmaHelper::Connect(Ptr<Node> requester, Ptr<Node> responder)
     NS_ABORT_MSG_IF(!RdmaRoutingHelper::IsReachable(requester, responder),
                     "host " << b->GetAddress() << " (node " << responder->GetId()
                             << ") is unreachable from host " << a->GetAddress() << " (node "
-                            << requester->GetId() << "): no path through RdmaSwitch nodes");
+                            << requester->GetId()
+                            << "): they are neither cabled to each other nor to RdmaSwitch nodes "
+                               "that connect them");
     // A multi-port NIC may send through any of its ports (data by its path selector, ACKs
     // through the port the data arrived on): the peer must be reachable through every one.
     for (const auto& [nic, peer] : {std::make_pair(a, responder), std::make_pair(b, requester)})
@@ -226,8 +234,27 @@ RdmaHelper::Connect(Ptr<Node> requester, Ptr<Node> responder)
                                        "plane)");
         }
     }
-    Ptr<RdmaQueuePair> qa = a->CreateQueuePair();
-    Ptr<RdmaQueuePair> qb = b->CreateQueuePair();
+    // This connection's own attributes on top of each NIC's factory (checked by Set: an
+    // unknown name or a bad value stops naming the attribute).
+    auto factoryOf = [&attributes](Ptr<RdmaNic> nic) {
+        ObjectFactory f = nic->GetQueuePairFactory();
+        for (const auto& [name, value] : attributes)
+        {
+            TypeId::AttributeInformation info;
+            NS_ABORT_MSG_IF(!f.GetTypeId().LookupAttributeByName(name, &info),
+                            "RdmaHelper::Connect: " << f.GetTypeId().GetName()
+                                                    << " has no attribute '" << name << "'");
+            NS_ABORT_MSG_IF(!info.checker->CreateValidValue(*value),
+                            "RdmaHelper::Connect: value '"
+                                << value->SerializeToString(info.checker) << "' of attribute "
+                                << name << " is not valid; valid: "
+                                << info.checker->GetUnderlyingTypeInformation());
+            f.Set(name, *value);
+        }
+        return f;
+    };
+    Ptr<RdmaQueuePair> qa = a->CreateQueuePair(factoryOf(a));
+    Ptr<RdmaQueuePair> qb = b->CreateQueuePair(factoryOf(b));
     // Both ends start from the same PSN, as exchanged out of band in verbs.
     UintegerValue psn;
     qa->GetAttribute("InitialPsn", psn);

@@ -145,6 +145,36 @@ class RdmaHelper
                                                               Ptr<Node> responder);
 
     /**
+     * Connect with attributes of ns3::RdmaQueuePair for this connection only (a per-flow
+     * Dscp, SourcePort, ...), given as name/value pairs like ObjectFactory::Set. They apply to
+     * both queue pairs of the connection (as a verbs program sets the same path attributes
+     * on both ends with ibv_modify_qp) on top of SetQueuePairAttribute's, before the queue
+     * pairs are set up; other connections keep the defaults.
+     * \code
+     *   auto [qp, peer] = rdma.Connect(a, b, "Dscp", UintegerValue(26));
+     * \endcode
+     * Per-flow congestion-control parameters: qp->GetCongestionControl()->SetAttribute(...)
+     * before the first PostSend.
+     * \param requester the local host
+     * \param responder the remote host
+     * \param name an attribute of ns3::RdmaQueuePair
+     * \param value its value
+     * \param args more name/value pairs
+     * \return the requester's and the responder's queue pair
+     */
+    template <typename... Args>
+    std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>> Connect(Ptr<Node> requester,
+                                                              Ptr<Node> responder,
+                                                              const std::string& name,
+                                                              const AttributeValue& value,
+                                                              Args&&... args)
+    {
+        std::vector<std::pair<std::string, Ptr<AttributeValue>>> attributes;
+        CollectAttributes(attributes, name, value, std::forward<Args>(args)...);
+        return DoConnect(requester, responder, attributes);
+    }
+
+    /**
      * Use fixed random-variable streams in the switches (ECN marking, load balancers) for
      * reproducibility.
      * \param nodes nodes whose switches take streams
@@ -172,6 +202,35 @@ class RdmaHelper
     static void SetScheduler(const std::string& typeId = FASTEST_SCHEDULER);
 
   private:
+    /// The attributes of a Connect call, as (name, value) pairs.
+    using AttributeList = std::vector<std::pair<std::string, Ptr<AttributeValue>>>;
+
+    /// End of CollectAttributes' recursion.
+    static void CollectAttributes(AttributeList& /* list */)
+    {
+    }
+
+    /// Append name/value pairs to `list`.
+    template <typename... Args>
+    static void CollectAttributes(AttributeList& list,
+                                  const std::string& name,
+                                  const AttributeValue& value,
+                                  Args&&... args)
+    {
+        list.emplace_back(name, value.Copy());
+        CollectAttributes(list, std::forward<Args>(args)...);
+    }
+
+    /**
+     * Connect with per-connection queue-pair attributes.
+     * \param requester the local host
+     * \param responder the remote host
+     * \param attributes attributes of ns3::RdmaQueuePair for both ends
+     * \return the two queue pairs
+     */
+    std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>> DoConnect(Ptr<Node> requester,
+                                                                Ptr<Node> responder,
+                                                                const AttributeList& attributes);
     /// Resolve a TypeId name, stopping with the list of valid choices if it is unknown.
     static TypeId CheckTypeId(const std::string& name, TypeId base, const char* what);
 

@@ -9,6 +9,7 @@
 #include "ns3/rdma-net-device.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/rdma-routing-helper.h"
+#include "ns3/uinteger.h"
 
 namespace ns3
 {
@@ -76,6 +77,23 @@ ScaleUpHelper::SetSwitchLatency(Time latency)
     NS_ABORT_MSG_IF(latency.IsStrictlyNegative(),
                     "ScaleUpHelper: negative switch latency " << latency << "; need >= 0");
     m_switchLatency = latency;
+}
+
+void
+ScaleUpHelper::SetAckInterval(uint32_t packets)
+{
+    CheckNotInstalled("SetAckInterval");
+    NS_ABORT_MSG_IF(packets == 0,
+                    "ScaleUpHelper: ACK interval 0 is invalid; need at least 1 (an ACK per "
+                    "packet; default "
+                        << DEFAULT_ACK_INTERVAL << ")");
+    m_ackInterval = packets;
+}
+
+uint32_t
+ScaleUpHelper::GetAckInterval() const
+{
+    return m_ackInterval;
 }
 
 void
@@ -169,6 +187,7 @@ ScaleUpHelper::Install(RdmaHelper& rdma)
         }
     }
     m_installed = true;
+    rdma.SetNicAttribute("AckInterval", UintegerValue(m_ackInterval));
     rdma.InstallHosts(m_accelNodes);
     rdma.InstallSwitches(m_switchNodes);
     RdmaRoutingHelper::PopulateRoutingTables(GetNodes());

@@ -91,7 +91,7 @@ DcqcnCongestionControl::GetTypeId()
             .AddAttribute("ByteCounter",
                           "Byte counter B: a rate increase every B bytes sent (frame bytes as "
                           "the pacer charges them); 0 disables it. Paper: 10 MB. ConnectX "
-                          "rpg_byte_reset x 64 B = 32767 x 64 = 2097088 B.",
+                          "rpg_byte_reset 32767, in bytes (NVIDIA's mlxconfig).",
                           UintegerValue(10000000),
                           MakeUintegerAccessor(&DcqcnCongestionControl::m_byteCounter),
                           MakeUintegerChecker<uint64_t>())
@@ -641,7 +641,7 @@ DcqcnCongestionControl::ApplyConnectXPreset(RdmaHelper& helper)
                                 "RateIncreaseInterval",
                                 TimeValue(MicroSeconds(300)), // rpg_time_reset 300
                                 "ByteCounter",
-                                UintegerValue(32767 * 64), // rpg_byte_reset 32767 x 64 B
+                                UintegerValue(32767), // rpg_byte_reset 32767 B
                                 "FastRecoverySteps",
                                 UintegerValue(1), // rpg_threshold 1
                                 "AdditiveIncreaseRate",

@@ -170,7 +170,7 @@ class DcqcnCongestionControl : public RdmaCongestionControl
     /**
      * Configure a helper for the DCQCN of NVIDIA ConnectX-4 and later NICs with their
      * firmware defaults, in one call: the RP parameters (rpg_time_reset 300 us,
-     * rpg_byte_reset 32767 x 64 B, rpg_threshold 1, rpg_ai_rate 5 Mb/s, rpg_hai_rate
+     * rpg_byte_reset 32767 B, rpg_threshold 1, rpg_ai_rate 5 Mb/s, rpg_hai_rate
      * 50 Mb/s, rpg_gd 11, rpg_min_dec_fac 50 %, rpg_min_rate 1 Mb/s, dce_tcp_g 1019,
      * dce_tcp_rtt 1 us, rate_reduce_monitor_period 4 us, initial_alpha_value 1023,
      * clamp_tgt_rate 0, clamp_tgt_rate_after_time_inc 1) on the congestion control and the

@@ -59,7 +59,8 @@ struct RdmaFlowKey
  * Subclasses: RdmaEcmpLoadBalancer (per-flow hash, RFC 2992), RdmaRandomSprayLoadBalancer
  * and RdmaRoundRobinSprayLoadBalancer (per-packet spraying), RdmaFlowletLoadBalancer
  * (LetFlow, Vanini et al., NSDI 2017), RdmaAdaptiveLoadBalancer (least-occupied egress
- * queue, DRILL-like, Ghorbani et al., SIGCOMM 2017).
+ * queue, DRILL-like, Ghorbani et al., SIGCOMM 2017), RdmaHpccEcmpLoadBalancer (the HPCC
+ * simulator's flow hash, for comparisons with it).
  *
  * The flow hash shared by the hashing policies (see RdmaSwitch):
  *

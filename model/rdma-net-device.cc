@@ -5,8 +5,11 @@
 #include "rdma-net-device.h"
 
 #include "pfc-pause-header.h"
+#include "rdma-aeth-header.h"
+#include "rdma-bth-header.h"
 #include "rdma-channel.h"
 #include "rdma-recycled-allocation.h"
+#include "rdma-reth-header.h"
 
 #include "ns3/abort.h"
 #include "ns3/enum.h"
@@ -156,6 +159,25 @@ RdmaNetDevice::GetTypeId()
                                           "StrictPriority",
                                           RdmaNetDevice::ROUND_ROBIN,
                                           "RoundRobin"))
+            .AddAttribute("Framing",
+                          "What a frame costs on the wire: Ethernet (real: FCS, padding to 64 "
+                          "bytes, preamble, SFD, inter-frame gap) or HpccSimulator (the bytes "
+                          "of the HPCC simulator's packets, for comparisons with it: data "
+                          "payload + 36 + HpccIntBytes, ACK 48, CNP 0, PFC 31)",
+                          EnumValue(RdmaNetDevice::ETHERNET),
+                          MakeEnumAccessor(&RdmaNetDevice::m_framing),
+                          MakeEnumChecker(RdmaNetDevice::ETHERNET,
+                                          "Ethernet",
+                                          RdmaNetDevice::HPCC_SIMULATOR,
+                                          "HpccSimulator"))
+            .AddAttribute("HpccIntBytes",
+                          "Framing HpccSimulator: the INT header the HPCC simulator adds to "
+                          "data packets and ACKs for its congestion control (IntHeader::"
+                          "GetStaticSize: 0 for DCQCN and DCTCP, 42 for HPCC, 8 for TIMELY, "
+                          "1 or 2 for HPCC-PINT)",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&RdmaNetDevice::m_hpccIntBytes),
+                          MakeUintegerChecker<uint32_t>(0, 1000))
             .AddAttribute("ReceiveErrorModel",
                           "The receiver error model used to simulate frame loss",
                           PointerValue(),
@@ -434,6 +456,11 @@ RdmaNetDevice::GetDataRate() const
 void
 RdmaNetDevice::SetDataRate(DataRate rate)
 {
+    // Refused here, where every helper sets the rate: a 0 bit/s port would divide by zero
+    // in the serialization time and in the queue pairs' pacing.
+    NS_ABORT_MSG_IF(rate.GetBitRate() == 0,
+                    "RdmaNetDevice::SetDataRate: rate " << rate
+                                                        << " is not valid; valid: > 0 bit/s");
     m_dataRate = rate;
     m_bitRate = rate.GetBitRate();
 }
@@ -442,6 +469,86 @@ uint32_t
 RdmaNetDevice::WireBytes(uint32_t frameBytes)
 {
     return std::max(frameBytes + FCS_BYTES, MIN_FRAME_BYTES) + PREAMBLE_SFD_BYTES + IFG_BYTES;
+}
+
+namespace
+{
+
+// The peer's headers (HPCC repository, simulation/src): PppHeader 2, Ipv4Header 20,
+// UdpHeader 8, SeqTsHeader 6 (seq 4, pg 2), qbbHeader 12 (ports, flags, pg, seq),
+// PauseHeader 9.
+constexpr uint32_t PEER_PPP = 2;
+constexpr uint32_t PEER_IPV4 = 20;
+constexpr uint32_t PEER_DATA = PEER_PPP + PEER_IPV4 + 8 + 6;
+constexpr uint32_t PEER_QBB = 12;
+// RdmaHw::ReceiveUdp pads the qbb header to 60 - 14 - 20 bytes.
+constexpr uint32_t PEER_ACK_MIN = 60 - 14 - 20;
+constexpr uint32_t PEER_PFC = PEER_PPP + PEER_IPV4 + 9;
+// Byte offsets in an IPv4 packet: UDP 20, BTH 28.
+constexpr uint32_t IP_UDP = 20;
+constexpr uint32_t IP_BTH = IP_UDP + 8;
+constexpr uint32_t IP_PREFIX = IP_BTH + RdmaBthHeader::SIZE;
+
+/**
+ * The HPCC simulator's bytes for the packet whose IPv4 header starts at ip.
+ * \param ip the first bytes of the IPv4 packet
+ * \param n how many of them there are (at most IP_PREFIX are read)
+ * \param intBytes the peer's INT header
+ * eturn wire bytes
+ */
+uint32_t
+HpccSimulatorIpv4Bytes(const uint8_t* ip, uint32_t n, uint32_t intBytes)
+{
+    constexpr uint32_t ICRC = 4;
+    constexpr uint32_t ROCEV2_UDP_PORT = 4791; // IANA; IBTA vol. 1 annex A17.3.5
+    const uint32_t ipBytes = n >= 4 ? uint32_t((ip[2] << 8) | ip[3]) : n;
+    if (n < IP_PREFIX || ip[9] != 17 || ((ip[IP_UDP + 2] << 8) | ip[IP_UDP + 3]) != ROCEV2_UDP_PORT)
+    {
+        return PEER_PPP + ipBytes; // not RoCEv2
+    }
+    const uint8_t opcode = ip[IP_BTH];
+    if (opcode == CNP)
+    {
+        return 0;
+    }
+    if (opcode == RC_ACKNOWLEDGE || opcode == RC_READ_REQUEST)
+    {
+        return PEER_PPP + PEER_IPV4 + std::max(PEER_QBB + intBytes, PEER_ACK_MIN);
+    }
+    const uint32_t udpBytes = (ip[IP_UDP + 4] << 8) | ip[IP_UDP + 5];
+    const uint32_t padBytes = (ip[IP_BTH + 1] >> 4) & 3;
+    const uint32_t extBytes = (RdmaBthHeader::HasReth(opcode) ? RdmaRethHeader::SIZE : 0) +
+                              (RdmaBthHeader::HasAeth(opcode) ? RdmaAethHeader::SIZE : 0) +
+                              (RdmaBthHeader::HasImmediate(opcode) ? 4 : 0);
+    const uint32_t headers = 8 + RdmaBthHeader::SIZE + extBytes + padBytes + ICRC;
+    const uint32_t payload = udpBytes > headers ? udpBytes - headers : 0;
+    return PEER_DATA + intBytes + payload;
+}
+
+} // namespace
+
+uint32_t
+RdmaNetDevice::HpccSimulatorWireBytes(const Ptr<const Packet>& frame, uint32_t intBytes)
+{
+    uint8_t b[ETHERNET_HEADER_BYTES + IP_PREFIX];
+    const uint32_t n = frame->CopyData(b, sizeof(b));
+    if (n < ETHERNET_HEADER_BYTES || ((b[12] << 8) | b[13]) != ETHERTYPE_IPV4)
+    {
+        return PEER_PFC; // MAC control: PFC
+    }
+    return HpccSimulatorIpv4Bytes(b + ETHERNET_HEADER_BYTES, n - ETHERNET_HEADER_BYTES, intBytes);
+}
+
+uint32_t
+RdmaNetDevice::GetPacketWireBytes(const Ptr<const Packet>& ipv4Packet) const
+{
+    if (m_framing == ETHERNET)
+    {
+        return WireBytes(ipv4Packet->GetSize() + ETHERNET_HEADER_BYTES);
+    }
+    uint8_t b[IP_PREFIX];
+    const uint32_t n = ipv4Packet->CopyData(b, sizeof(b));
+    return HpccSimulatorIpv4Bytes(b, n, m_hpccIntBytes);
 }
 
 Time
@@ -614,7 +721,9 @@ RdmaNetDevice::StartTransmission(Ptr<Packet> frame, Time now)
     {
         m_currentFrame = frame->Copy();
     }
-    const uint32_t wireBytes = WireBytes(frame->GetSize());
+    const uint32_t wireBytes = m_framing == ETHERNET
+                                   ? WireBytes(frame->GetSize())
+                                   : HpccSimulatorWireBytes(frame, m_hpccIntBytes);
     const Time wireTime = SerializationTime(wireBytes);
     ++m_txFrames;
     m_txWireBytes += wireBytes;

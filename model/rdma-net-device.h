@@ -166,6 +166,23 @@ class RdmaPortHandler
  *
  * Everything crossing the link, pause frames included, is a serialized frame handed to
  * RdmaChannel::TransmitStart, as ns-3's MPI engine requires.
+ *
+ * The Framing attribute chooses what a frame costs on the wire. ETHERNET (the default) is
+ * the real cost above. HPCC_SIMULATOR charges the bytes the HPCC simulator family's
+ * packets have (HPCC's ns-3 model, alibaba-edu/High-Precision-Congestion-Control:
+ * RdmaHw::GetNxtPacket, RdmaHw::ReceiveUdp, QbbNetDevice::SendPfc; its links serialize
+ * Packet::GetSize() bytes with no preamble, FCS or gap), so that a comparison with it can
+ * tell model differences from framing differences. The frames themselves (and pcaps) are
+ * unchanged; only their serialization time is the peer's:
+ *  - data (any BTH opcode carrying a payload): PPP 2 + IPv4 20 + UDP 8 + its SeqTs header
+ *    6 + INT (HpccIntBytes) + payload; RETH, AETH and immediate data are not counted (the
+ *    peer has none), so a 1000-byte payload costs 1036 bytes with DCQCN;
+ *  - ACK/NAK (and READ requests): PPP 2 + IPv4 20 + its qbb header 12 + INT, padded as
+ *    the peer pads it to 60 - 14 - 20 bytes after the IPv4 header: 48 bytes (76 with
+ *    HPCC's INT);
+ *  - CNP: 0 bytes (the peer flags the ACK instead of sending a CNP);
+ *  - PFC: PPP 2 + IPv4 20 + its pause header 9 = 31 bytes;
+ *  - any other IPv4 packet: PPP 2 + the IPv4 packet.
  */
 class RdmaNetDevice : public NetDevice
 {
@@ -180,12 +197,24 @@ class RdmaNetDevice : public NetDevice
     static constexpr uint32_t IFG_BYTES = 12;
     /// Ethernet II header: destination, source, EtherType.
     static constexpr uint32_t ETHERNET_HEADER_BYTES = 14;
+    /// Wire bytes of a RoCEv2 data packet besides its payload (no RETH): Ethernet 14, IPv4
+    /// 20, UDP 8, BTH 12, ICRC 4, FCS 4, preamble and SFD 8, inter-frame gap 12. The one
+    /// definition of the 82 bytes behind every analytical goodput rate x MTU / (MTU + 82).
+    static constexpr uint32_t ROCE_PACKET_OVERHEAD_BYTES =
+        ETHERNET_HEADER_BYTES + 20 + 8 + 12 + 4 + FCS_BYTES + PREAMBLE_SFD_BYTES + IFG_BYTES;
     /// Minimum Ethernet frame, FCS included.
     static constexpr uint32_t MIN_FRAME_BYTES = 64;
     /// EtherType of IPv4.
     static constexpr uint16_t ETHERTYPE_IPV4 = 0x0800;
     /// EtherType of MAC control (802.3 clause 31, carries PFC).
     static constexpr uint16_t ETHERTYPE_MAC_CONTROL = 0x8808;
+
+    /// What a frame costs on the wire (see the class description).
+    enum Framing
+    {
+        ETHERNET,      //!< real Ethernet: FCS, padding, preamble, SFD, inter-frame gap
+        HPCC_SIMULATOR //!< the bytes the HPCC simulator's packets have (compatibility)
+    };
 
     /// How the device chooses among non-empty, unpaused class queues.
     enum SchedulingPolicy
@@ -328,6 +357,24 @@ class RdmaNetDevice : public NetDevice
     static uint32_t WireBytes(uint32_t frameBytes);
 
     /**
+     * Bytes the HPCC simulator charges for the packet this frame carries (Framing
+     * HPCC_SIMULATOR; see the class description).
+     * \param frame an Ethernet frame as transmitted (header included, no FCS)
+     * \param intBytes the INT header of the peer's congestion control (HpccIntBytes)
+     * \return wire bytes
+     */
+    static uint32_t HpccSimulatorWireBytes(const Ptr<const Packet>& frame, uint32_t intBytes);
+
+    /**
+     * Bytes an IPv4 packet occupies on this port's wire under its Framing: what a sender's
+     * pacer should charge for it (WireBytes of its Ethernet frame, or the HPCC simulator's
+     * bytes).
+     * \param ipv4Packet an IPv4 packet (no Ethernet header)
+     * \return wire bytes
+     */
+    uint32_t GetPacketWireBytes(const Ptr<const Packet>& ipv4Packet) const;
+
+    /**
      * \param frameBytes Ethernet header plus payload (no FCS)
      * \return the time the frame holds the wire at this port's rate
      */
@@ -462,6 +509,8 @@ class RdmaNetDevice : public NetDevice
     uint16_t m_mtu;
     DataRate m_dataRate;
     SchedulingPolicy m_policy;
+    Framing m_framing{ETHERNET};
+    uint32_t m_hpccIntBytes{0}; //!< INT header bytes charged per packet (HPCC_SIMULATOR)
     Ptr<ErrorModel> m_receiveErrorModel;
 
     Time m_txEnd; //!< end of the frame being serialized (busy while now < it)

@@ -285,6 +285,7 @@ RdmaNic::GetQpParameters() const
     p.cnpDscp = m_cnpDscp;
     p.ackDscp = m_ackDscp;
     p.ecnCapable = m_ecnCapable;
+    p.port = m_ports.empty() ? nullptr : m_ports[0];
     return p;
 }
 
@@ -307,6 +308,22 @@ RdmaNic::SetQueuePairFactory(const ObjectFactory& factory)
 Ptr<RdmaQueuePair>
 RdmaNic::CreateQueuePair()
 {
+    return CreateQueuePair(m_qpFactory);
+}
+
+const ObjectFactory&
+RdmaNic::GetQueuePairFactory() const
+{
+    return m_qpFactory;
+}
+
+Ptr<RdmaQueuePair>
+RdmaNic::CreateQueuePair(const ObjectFactory& factory)
+{
+    NS_ABORT_MSG_IF(factory.GetTypeId() != RdmaQueuePair::GetTypeId() &&
+                        !factory.GetTypeId().IsChildOf(RdmaQueuePair::GetTypeId()),
+                    "queue pair factory makes " << factory.GetTypeId().GetName()
+                                                << ", not an ns3::RdmaQueuePair");
     NS_ABORT_MSG_IF(m_ports.empty(), "RdmaNic::CreateQueuePair before SetDevice");
     const uint32_t headerBytes = 20 + 8 + 12 + 16 + 4; // IPv4, UDP, BTH, RETH, ICRC
     for (const auto& d : m_ports)
@@ -342,7 +359,7 @@ RdmaNic::CreateQueuePair()
                                                       << " is not an RdmaLossRecovery");
     }
     const uint32_t qpn = FIRST_QPN + static_cast<uint32_t>(m_qps.size());
-    Ptr<RdmaQueuePair> qp = m_qpFactory.Create<RdmaQueuePair>();
+    Ptr<RdmaQueuePair> qp = factory.Create<RdmaQueuePair>();
     // A queue pair spread over the ports may send at their sum.
     const DataRate portRate = m_ports[0]->GetDataRate();
     const DataRate lineRate =

@@ -130,6 +130,17 @@ class RdmaNic : public Object
     Ptr<RdmaQueuePair> CreateQueuePair();
 
     /**
+     * Create a queue pair from another factory: a copy of GetQueuePairFactory() with this
+     * queue pair's own attributes set (RdmaHelper::Connect's per-connection attributes).
+     * \param factory makes an ns3::RdmaQueuePair
+     * \return the queue pair
+     */
+    Ptr<RdmaQueuePair> CreateQueuePair(const ObjectFactory& factory);
+
+    /// \return the factory of this NIC's queue pairs (its attributes as set so far)
+    const ObjectFactory& GetQueuePairFactory() const;
+
+    /**
      * \param qpn a queue pair number
      * \return the queue pair, or nullptr
      */

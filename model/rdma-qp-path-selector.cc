@@ -3,6 +3,7 @@
  */
 #include "rdma-qp-path-selector.h"
 
+#include "rdma-load-balancer.h"
 #include "rdma-queue-pair.h"
 
 #include "ns3/log.h"
@@ -46,13 +47,9 @@ RdmaQpPathSelector::PortOf(uint32_t localAddress,
                            uint16_t sourcePort,
                            uint32_t nPorts)
 {
-    uint64_t h = ((uint64_t(localAddress) << 32) | remoteAddress) ^
-                 (uint64_t(sourcePort) * 0x9e3779b97f4a7c15ULL);
-    h ^= h >> 30;
-    h *= 0xbf58476d1ce4e5b9ULL;
-    h ^= h >> 27;
-    h *= 0x94d049bb133111ebULL;
-    h ^= h >> 31;
+    // The SplitMix64 finalizer, shared with the switches' hashes (RdmaLoadBalancer::Mix64).
+    const uint64_t h = RdmaLoadBalancer::Mix64(((uint64_t(localAddress) << 32) | remoteAddress) ^
+                                               (uint64_t(sourcePort) * 0x9e3779b97f4a7c15ULL));
     return static_cast<uint32_t>(((h >> 32) * uint64_t(nPorts)) >> 32);
 }
 

@@ -25,6 +25,19 @@ namespace
 /// Wire bytes of an 802.1Qbb PFC frame: 64-byte minimum frame (FCS included), preamble
 /// and SFD (8), inter-frame gap (12).
 constexpr uint64_t PFC_FRAME_WIRE_BYTES = 64 + 8 + 12;
+
+/// \return the decimal digits of a 128-bit sum, for the messages of Validate()
+std::string
+Decimal(unsigned __int128 v)
+{
+    std::string digits;
+    do
+    {
+        digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(v % 10)));
+        v /= 10;
+    } while (v != 0);
+    return digits;
+}
 } // namespace
 
 TypeId
@@ -161,8 +174,14 @@ RdmaSwitchMmu::ComputeHeadroom(DataRate rate, Time delay, uint32_t maxFrameWireB
     const double bytesPerSecond = rate.GetBitRate() / 8.0;
     const double inFlight = 2.0 * bytesPerSecond * delay.GetSeconds();
     const double response = bytesPerSecond * m_responseTime.GetSeconds();
-    return static_cast<uint64_t>(std::ceil(inFlight + response)) + 2ULL * maxFrameWireBytes +
-           PFC_FRAME_WIRE_BYTES;
+    const double bytes = std::ceil(inFlight + response);
+    // Saturate: a cable of seconds at Tb/s needs more than 2^64 B, which no buffer holds and
+    // Validate() refuses; casting such a double to an integer would be undefined.
+    if (!(bytes < 0x1p63))
+    {
+        return UINT64_MAX;
+    }
+    return static_cast<uint64_t>(bytes) + 2ULL * maxFrameWireBytes + PFC_FRAME_WIRE_BYTES;
 }
 
 void
@@ -185,8 +204,10 @@ RdmaSwitchMmu::Validate()
 
     const uint32_t nPorts = GetNPorts();
     const uint32_t nLossless = CountLossless();
-    m_totalReserved = static_cast<uint64_t>(nPorts) * NUM_CLASSES * m_reservedPerQueue;
-    m_totalHeadroom = 0;
+    // Sums in 128 bits: 1 port x 8 classes x 2^61 B must not wrap to 0 and pass.
+    using Wide = unsigned __int128;
+    const Wide totalReserved = static_cast<Wide>(nPorts) * NUM_CLASSES * m_reservedPerQueue;
+    Wide totalHeadroom = 0;
     for (auto& port : m_portInfo)
     {
         uint64_t automatic = ComputeHeadroom(port.rate, port.delay, port.maxFrameWireBytes);
@@ -197,18 +218,20 @@ RdmaSwitchMmu::Validate()
                                     << " B a port of " << port.rate << " and " << port.delay
                                     << " needs: lossless packets may be dropped");
         }
-        m_totalHeadroom += port.headroom * nLossless;
+        totalHeadroom += static_cast<Wide>(port.headroom) * nLossless;
     }
-    NS_ABORT_MSG_IF(m_totalReserved + m_totalHeadroom > m_bufferSize,
+    NS_ABORT_MSG_IF(totalReserved + totalHeadroom > m_bufferSize,
                     "RdmaSwitchMmu: reserved "
-                        << m_totalReserved << " B (" << nPorts << " ports x " << NUM_CLASSES
+                        << Decimal(totalReserved) << " B (" << nPorts << " ports x " << NUM_CLASSES
                         << " classes x ReservedPerQueue " << m_reservedPerQueue << " B) + headroom "
-                        << m_totalHeadroom << " B (" << nPorts << " ports x " << nLossless
+                        << Decimal(totalHeadroom) << " B (" << nPorts << " ports x " << nLossless
                         << " lossless classes; Headroom of the last port "
                         << (m_portInfo.empty() ? 0 : m_portInfo.back().headroom)
-                        << " B) = " << m_totalReserved + m_totalHeadroom << " B exceeds BufferSize "
-                        << m_bufferSize
+                        << " B) = " << Decimal(totalReserved + totalHeadroom)
+                        << " B exceeds BufferSize " << m_bufferSize
                         << " B; raise BufferSize or lower ReservedPerQueue/Headroom");
+    m_totalReserved = static_cast<uint64_t>(totalReserved);
+    m_totalHeadroom = static_cast<uint64_t>(totalHeadroom);
     m_sharedPoolSize = m_bufferSize - m_totalReserved - m_totalHeadroom;
     NS_ABORT_MSG_IF(m_sharedPoolUsed > m_sharedPoolSize,
                     "RdmaSwitchMmu: reconfigured while " << m_sharedPoolUsed

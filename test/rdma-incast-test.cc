@@ -133,7 +133,7 @@ TEST(RdmaIncast, ExampleIsDeterministicForASeed)
     {
         GTEST_SKIP() << "examples are not built (configure with --enable-examples)";
     }
-    const std::string dir = std::string(RDMA_BUILD_DIR) + "/test-output";
+    const std::string dir = OutputDir();
     std::string outputs[2];
     for (int i = 0; i < 2; ++i)
     {
@@ -142,7 +142,8 @@ TEST(RdmaIncast, ExampleIsDeterministicForASeed)
         const std::string cmd = exe +
                                 " --senders=4 --size=200000 --ecn=1 --seed=7 --buffer=1000000 "
                                 "--output=" +
-                                outputs[i] + " > /dev/null";
+                                outputs[i] + " --queueOutput=" + dir + "/determinism-queue-" +
+                                std::to_string(i) + ".csv > /dev/null";
         ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
     }
     const std::string a = ReadFile(outputs[0]);

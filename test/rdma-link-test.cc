@@ -840,34 +840,31 @@ TEST(RdmaLink, SnifferSeesEthernetFrames)
 
 TEST(RdmaLink, PcapAndAsciiTracing)
 {
-    const std::string dir = ::testing::TempDir();
+    // Files go into the test's temporary directory (rdma-test-environment.h), which also turned
+    // packet metadata on before the first packet, so ASCII tracing may start here.
+    const std::string dir = rdmatest::OutputDir() + "/";
     const std::string pcapA = dir + "rdma-link-test-a.pcap";
     const std::string pcapB = dir + "rdma-link-test-b.pcap";
-    // Ascii tracing turns on packet printing for the whole process: run it in a child.
-    EXPECT_EXIT(
-        {
-            Ptr<Node> a = CreateObject<Node>();
-            Ptr<Node> b = CreateObject<Node>();
-            RdmaLinkHelper helper;
-            NetDeviceContainer d = helper.Install(a, b);
-            Ptr<RdmaNetDevice> da = DynamicCast<RdmaNetDevice>(d.Get(0));
-            Ptr<RdmaNetDevice> db = DynamicCast<RdmaNetDevice>(d.Get(1));
-            helper.EnableAscii(dir + "rdma-link-test-a.tr", da, true);
-            helper.EnableAscii(dir + "rdma-link-test-b.tr", db, true);
-            Simulator::Schedule(Seconds(0), [&]() {
-                da->Enqueue(MakeIpv4(1000, 0), 0);
-                da->Enqueue(MakeIpv4(1000, 0), 0);
-            });
-            Simulator::Schedule(MicroSeconds(5), [&]() {
-                std::array<uint16_t, 8> q{};
-                db->SendPfc(1, q);
-            });
-            Simulator::Run();
-            Simulator::Destroy();
-            std::exit(0);
-        },
-        ::testing::ExitedWithCode(0),
-        "");
+    {
+        Ptr<Node> a = CreateObject<Node>();
+        Ptr<Node> b = CreateObject<Node>();
+        RdmaLinkHelper helper;
+        NetDeviceContainer d = helper.Install(a, b);
+        Ptr<RdmaNetDevice> da = DynamicCast<RdmaNetDevice>(d.Get(0));
+        Ptr<RdmaNetDevice> db = DynamicCast<RdmaNetDevice>(d.Get(1));
+        helper.EnableAscii(dir + "rdma-link-test-a.tr", da, true);
+        helper.EnableAscii(dir + "rdma-link-test-b.tr", db, true);
+        Simulator::Schedule(Seconds(0), [&]() {
+            da->Enqueue(MakeIpv4(1000, 0), 0);
+            da->Enqueue(MakeIpv4(1000, 0), 0);
+        });
+        Simulator::Schedule(MicroSeconds(5), [&]() {
+            std::array<uint16_t, 8> q{};
+            db->SendPfc(1, q);
+        });
+        Simulator::Run();
+        Simulator::Destroy();
+    }
     auto countEvents = [](const std::string& file, char c) {
         std::ifstream in(file);
         std::string line;

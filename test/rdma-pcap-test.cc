@@ -5,6 +5,8 @@
 // The pcaps of `rdma-incast --pcap` decode in Wireshark's dissectors (tshark) as RoCEv2
 // (BTH opcodes, PSNs, ACKs) and carry real 802.1Qbb PFC frames.
 
+#include "rdma-test-environment.h"
+
 #include <array>
 #include <cstdio>
 #include <cstdlib>
@@ -62,12 +64,12 @@ class RdmaPcap : public ::testing::Test
         {
             GTEST_SKIP() << "examples are not built (configure with --enable-examples)";
         }
-        s_prefix = std::string(RDMA_BUILD_DIR) + "/test-output/pcap/incast";
+        s_prefix = ns3::rdmatest::OutputDir() + "/pcap/incast";
         const std::string cmd = exe +
                                 " --senders=2 --size=300000 "
                                 "--buffer=300000 --pcap=1 --pcapPrefix=" +
-                                s_prefix + " --output=" + RDMA_BUILD_DIR +
-                                "/test-output/pcap/incast.csv > /dev/null";
+                                s_prefix + " --output=" + s_prefix +
+                                ".csv --queueOutput=" + s_prefix + "-queue.csv > /dev/null";
         ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
     }
 

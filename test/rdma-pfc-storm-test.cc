@@ -34,7 +34,7 @@ namespace
 int
 RunStorm(const std::string& name, const std::string& args, std::string* output)
 {
-    const std::string dir = std::string(RDMA_BUILD_DIR) + "/test-output/pfc-storm-" + name;
+    const std::string dir = ns3::rdmatest::OutputDir() + "/pfc-storm-" + name;
     std::filesystem::create_directories(dir);
     const std::string log = dir + "/log.txt";
     const std::string cmd = ns3::rdmatest::ExamplePath("pfc-storm") + " --output=" + dir +

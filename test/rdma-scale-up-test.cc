@@ -11,6 +11,7 @@
 
 #include "rdma-test-utils.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -191,6 +192,8 @@ TEST(RdmaScaleUp, DefaultsAreDocumented)
     // Half the switch latency on each link: 10 + 75 ns; a path has 2 x 10 + 150 ns.
     EXPECT_EQ(pod.GetChannelDelay(), NanoSeconds(85));
     EXPECT_EQ(pod.GetPathDelay(), NanoSeconds(170));
+    // ACK coalescing: one ACK per 16 packets (the hfi1 driver's HFI1_PSN_CREDIT).
+    EXPECT_EQ(pod.GetAckInterval(), 16u);
 }
 
 TEST(RdmaScaleUp, ChannelsCarryLinkPlusHalfSwitchLatency)
@@ -282,6 +285,7 @@ TEST(RdmaScaleUpDeathTest, BadParametersAreRejected)
     EXPECT_DEATH(pod.SetLinkRate(DataRate(0)), "link rate 0 is invalid");
     EXPECT_DEATH(pod.SetLinkLatency(NanoSeconds(-1)), "negative link latency");
     EXPECT_DEATH(pod.SetSwitchLatency(NanoSeconds(-5)), "negative switch latency");
+    EXPECT_DEATH(pod.SetAckInterval(0), "ACK interval 0 is invalid; need at least 1");
     EXPECT_DEATH(pod.SetChannelAttribute("Delay", TimeValue(NanoSeconds(1))),
                  "SetLinkLatency and SetSwitchLatency");
     EXPECT_DEATH(pod.GetAccelerator(0),
@@ -313,52 +317,78 @@ TEST(RdmaScaleUpDeathTest, BadParametersAreRejected)
  * The ring all-reduce of examples/scale-up-allreduce.cc against the analytical time
  *
  *   T = 2 (N - 1) (alpha + (S/N) / B_eff),
- *   B_eff = P R m / (W + A),  alpha = 2 d + L + (2 - 1/P) W / R,
+ *   B_eff = P R m / (W + a),  alpha = 2 d + L + (2 - 1/P) W / R,
  *
- * computed here independently of the example (m = 1024, W = m + 82, A = 86: in the ring
- * every port carries one ACK per data packet, for the opposite hop). Tolerance, derived:
+ * computed here independently of the example (m = 1024, W = m + 82, A = 86; the responder
+ * acknowledges packets k, 2k, ... and the last of a chunk of n, each ACK on the plane its
+ * packet came in on, for the opposite hop; packet j takes plane j mod P, so the busiest
+ * plane carries m ACKs, all ceil(n/k) of them when P divides k, and a = A m P / n ACK bytes
+ * per data packet: BusiestPlaneAckBytes). Tolerance, derived:
  *  - below T: T charges every data packet of a step with an ACK, but an accelerator starts
  *    acknowledging its predecessor's chunk only when the chunk's first packet has arrived,
  *    t1 = 2 d + L + 2 (W + 16) 8 / R after the step began (16: the RETH); the t1 P R / (8 W)
- *    packets it sent before had no ACKs between them, which saves t1 A / W per step (20.2 ns
- *    with the defaults, 1.1 % of a 1.76 us step for N = 4, S = 256 KiB). Allow that plus
+ *    packets it sent before had no ACKs between them, which saves t1 a / W per step (20.2 ns
+ *    with k = 1, 1.1 % of a 1.76 us step for N = 4, S = 256 KiB). Allow that plus
  *    one data packet at the aggregate rate, W 8 / (P R), for where the ACK stream starts;
  *  - above T: the RETH of a step's first packet (16 x 8 / R: the port that sends it is busy
  *    longer and the round-robin pacing waits for it) and an ACK already on the wire when a
- *    step's data is posted (A 8 / R) are not in T.
- * So  T - 2 (N - 1) (t1 A / W + W 8 / (P R))  <=  T_sim  <=  T + 2 (N - 1) (16 + A) 8 / R.
+ *    step's data is posted (A 8 / R) are not in T; with coalesced ACKs (k > 1) an ACK frame
+ *    is still indivisible: the step's last data packet can wait behind a whole ACK, of
+ *    which T charges it only a, so (A - a) 8 / R more (0 for k = 1).
+ * So  T - 2 (N - 1) (t1 a / W + W 8 / (P R))  <=  T_sim  <=  T + 2 (N - 1) (16 + 2A - a) 8 / R.
  * A run that loses a plane's worth of bandwidth, a packet per step or the switch latency
  * falls outside (e.g. omitting L moves T by 150 ns per step, well beyond the 31 ns band).
  */
+/// a: ACK bytes per data packet on the busiest plane (see CheckAllReduce).
+double
+BusiestPlaneAckBytes(uint32_t packets, uint32_t k, uint32_t planes)
+{
+    std::vector<uint32_t> acks(planes, 0);
+    for (uint32_t j = 1; j <= packets; ++j)
+    {
+        if (j % k == 0 || j == packets)
+        {
+            ++acks[(j - 1) % planes];
+        }
+    }
+    return ACK_WIRE_BYTES * *std::max_element(acks.begin(), acks.end()) * planes / packets;
+}
+
 void
-CheckAllReduce(uint32_t n, uint32_t p, uint64_t bytes, const std::string& selector)
+CheckAllReduce(uint32_t n,
+               uint32_t p,
+               uint64_t bytes,
+               const std::string& selector,
+               uint32_t ackInterval = ScaleUpHelper::DEFAULT_ACK_INTERVAL)
 {
     SCOPED_TRACE("N = " + std::to_string(n) + ", P = " + std::to_string(p) +
-                 ", S = " + std::to_string(bytes) + ", " + selector);
+                 ", S = " + std::to_string(bytes) + ", " + selector + ", ACK every " +
+                 std::to_string(ackInterval));
     const std::string exe = RDMA_SCALE_UP_EXAMPLE;
     if (exe.empty())
     {
         GTEST_SKIP() << "examples are not built (configure with --enable-examples)";
     }
-    const std::string dir = std::string(RDMA_BUILD_DIR) + "/test-output/scale-up-" +
-                            std::to_string(n) + "x" + std::to_string(p) + "-" + selector;
+    const std::string dir = OutputDir() + "/scale-up-" + std::to_string(n) + "x" +
+                            std::to_string(p) + "-" + selector + "-" + std::to_string(ackInterval);
     std::remove((dir + "/scale-up-allreduce.csv").c_str());
     const std::string cmd = exe + " --accelerators=" + std::to_string(n) +
                             " --planes=" + std::to_string(p) + " --bytes=" + std::to_string(bytes) +
-                            " --pathSelector=" + selector + " --output=" + dir + " > " + dir +
-                            ".log 2>&1";
+                            " --pathSelector=" + selector +
+                            " --ackInterval=" + std::to_string(ackInterval) + " --output=" + dir +
+                            " > " + dir + ".log 2>&1";
     RdmaOutputHelper::CreateDirectories(dir);
     ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
     auto s = ReadSummary(dir + "/scale-up-allreduce.csv");
     ASSERT_EQ(s["completed"], "1");
     EXPECT_EQ(s["retransmissions"], "0");
 
-    // The example's defaults: 200 Gb/s, 10 ns links, 150 ns switches, MTU 1024, an ACK per
-    // packet.
+    // The example's defaults: 200 Gb/s, 10 ns links, 150 ns switches, MTU 1024.
     const double r = 200e9;
     const double m = 1024;
     const double w = m + 82;
-    const double a = ACK_WIRE_BYTES;
+    const double a =
+        BusiestPlaneAckBytes(static_cast<uint32_t>(std::ceil(bytes / n / m)), ackInterval, p);
     const double beff = p * r * m / (w + a);
     const double alpha = 2 * 10e-9 + 150e-9 + (2.0 - 1.0 / p) * w * 8 / r;
     const uint32_t steps = 2 * (n - 1);
@@ -367,7 +397,7 @@ CheckAllReduce(uint32_t n, uint32_t p, uint64_t bytes, const std::string& select
     const double simulated = std::stod(s["total_us"]) * 1e-6;
     const double t1 = 2 * 10e-9 + 150e-9 + 2 * (w + RETH_BYTES) * 8 / r;
     const double below = steps * (t1 * a / w + w * 8 / (p * r));
-    const double above = steps * (RETH_BYTES + a) * 8 / r;
+    const double above = steps * (RETH_BYTES + 2 * ACK_WIRE_BYTES - a) * 8 / r;
     EXPECT_NEAR(std::stod(s["analytical_us"]) * 1e-6, analytical, 1e-12);
     EXPECT_GE(simulated, analytical - below) << "T = " << analytical * 1e6 << " us";
     EXPECT_LE(simulated, analytical + above) << "T = " << analytical * 1e6 << " us";
@@ -391,4 +421,49 @@ TEST(RdmaScaleUpAllReduce, EightAcceleratorsFourPlanesMatchesAnalyticalTime)
 TEST(RdmaScaleUpAllReduce, SprayMatchesAnalyticalTime)
 {
     CheckAllReduce(8, 4, 1024 * 1024, "spray");
+}
+
+TEST(RdmaScaleUpAllReduce, AckPerPacketMatchesAnalyticalTime)
+{
+    CheckAllReduce(4, 2, 256 * 1024, "interleave", 1);
+}
+
+TEST(RdmaScaleUpAllReduce, CoalescedAcksAreFasterByTheirWireShare)
+{
+    // Same ring with an ACK per packet and with the default coalescing (16): the chunk
+    // term of T scales with (W + a), so the coalesced run is faster by the difference of
+    // the chunk terms, (86 - 10.75) of 1192 wire bytes per packet (N = 4, P = 2,
+    // S = 256 KiB: n = 64 packets per chunk, 4 ACKs instead of 64, all on plane 1, which
+    // carries 32 data packets: a = 86 x 4 / 32), less the ACK-free start of each step
+    // (t1 a / W, see CheckAllReduce) that the ACK per packet does not pay either.
+    const std::string exe = RDMA_SCALE_UP_EXAMPLE;
+    if (exe.empty())
+    {
+        GTEST_SKIP() << "examples are not built (configure with --enable-examples)";
+    }
+    std::map<uint32_t, double> total;
+    for (uint32_t k : {1u, 16u})
+    {
+        const std::string dir =
+            std::string(RDMA_BUILD_DIR) + "/test-output/scale-up-ack-" + std::to_string(k);
+        RdmaOutputHelper::CreateDirectories(dir);
+        const std::string cmd =
+            exe + " --accelerators=4 --planes=2 --bytes=262144 --ackInterval=" + std::to_string(k) +
+            " --output=" + dir + " > " + dir + ".log 2>&1";
+        ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+        auto s = ReadSummary(dir + "/scale-up-allreduce.csv");
+        ASSERT_EQ(s["completed"], "1");
+        EXPECT_EQ(s["ack_interval"], std::to_string(k));
+        total[k] = std::stod(s["total_us"]);
+    }
+    // Chunk time per step: 65536 B at 2 x 200 Gb/s x 1024 / (1106 + a).
+    const double chunkTime1 = 65536 * 8.0 / (2 * 200e9 * 1024 / (1106 + 86)) * 1e6;
+    const double a16 = BusiestPlaneAckBytes(64, 16, 2);
+    EXPECT_DOUBLE_EQ(a16, 86 * 4.0 / 32);
+    const double chunkTime16 = 65536 * 8.0 / (2 * 200e9 * 1024 / (1106 + a16)) * 1e6;
+    const double t1 = (2 * 10e-9 + 150e-9 + 2 * (1106 + 16) * 8 / 200e9) * 1e6;
+    const double ackFreeStart = t1 * (86 - a16) / 1106;
+    const double expectedSaving = 6 * (chunkTime1 - chunkTime16 - ackFreeStart); // 2 (N-1) steps
+    EXPECT_NEAR(total[1] - total[16], expectedSaving, 0.1 * expectedSaving)
+        << "ACK per packet " << total[1] << " us, coalesced " << total[16] << " us";
 }

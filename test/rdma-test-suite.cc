@@ -43,7 +43,8 @@ class RdmaGoogleTestCase : public TestCase
 };
 
 RdmaGoogleTestCase::RdmaGoogleTestCase()
-    : TestCase("GoogleTest tests of the rdma module (test/rdma-*-test.cc)")
+    // ns-3 rejects test names with any of " / \ | ? (test/check-in-tree.py checks).
+    : TestCase("GoogleTest tests of the rdma module, files rdma-*-test.cc")
 {
 }
 

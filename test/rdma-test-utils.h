@@ -22,7 +22,9 @@ namespace rdmatest
 
 /// Bytes per data packet besides the payload on the wire: Ethernet 14 + IPv4 20 + UDP 8 +
 /// BTH 12 + ICRC 4 + FCS 4 + preamble/SFD 8 + inter-frame gap 12.
+/// Derived here independently; the model's one definition must agree.
 constexpr double PER_PACKET_OVERHEAD = 82.0;
+static_assert(RdmaNetDevice::ROCE_PACKET_OVERHEAD_BYTES == 82, "RoCEv2 data packet overhead");
 
 /// \return analytical RoCEv2 WRITE goodput in bit/s at a line rate and path MTU
 inline double

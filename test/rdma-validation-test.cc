@@ -126,7 +126,7 @@ TEST(RdmaValidationDeathTest, HostWithoutLink)
 
 TEST(RdmaOutputHelper, CreatesTheFoldersOfAnOutputPath)
 {
-    const std::string root = std::string(RDMA_BUILD_DIR) + "/test-output/output-helper";
+    const std::string root = OutputDir() + "/output-helper";
     std::filesystem::remove_all(root);
     RdmaOutputHelper::CreateParentDirectories(root + "/a/b/results.csv");
     EXPECT_TRUE(std::filesystem::is_directory(root + "/a/b"));
