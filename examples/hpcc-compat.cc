@@ -1112,6 +1112,11 @@ InstallRateWindowCc(RdmaHelper& rdma, const Settings& s, const HpccTopologyReade
         Config::SetDefault(s.ccTypeId + "::" + attribute, StringValue(value));
     }
     rdma.SetCongestionControl(s.ccTypeId);
+    if (s.ccMode == 3)
+    {
+        // HPCC's switches write a hop record into every data packet that carries the area.
+        rdma.SetSwitchAttribute("Telemetry", BooleanValue(true));
+    }
     if (s.ccNeedsBaseRtt)
     {
         const Time t = LargestBaseRtt(topo, s.mtu);

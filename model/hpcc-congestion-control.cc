@@ -266,7 +266,7 @@ HpccCongestionControl::GetReferenceRate() const
 }
 
 uint32_t
-HpccCongestionControl::GetIntMultiplier() const
+HpccCongestionControl::GetTelemetryMultiplier() const
 {
     return m_intMultiplier;
 }

@@ -60,6 +60,8 @@ class HpccCongestionControl : public RdmaCongestionControl
     void Init(RdmaCcState& state) override;
     void OnAck(RdmaCcState& state, const RdmaAckFeedback& feedback) override;
     bool NeedsTelemetry() const override;
+    /// \return IntMultiplier: the units multiplier the data packets' INT area carries
+    uint32_t GetTelemetryMultiplier() const override;
 
     /// \return U, the smoothed utilisation estimate
     double GetUtilisation() const;
@@ -67,8 +69,6 @@ class HpccCongestionControl : public RdmaCongestionControl
     DataRate GetReferenceRate() const;
     /// \return the additive-increase stage
     uint32_t GetIncreaseStage() const;
-    /// \return the units multiplier the data packets' INT area should carry
-    uint32_t GetIntMultiplier() const;
 
   private:
     /**

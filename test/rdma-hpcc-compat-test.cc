@@ -843,210 +843,211 @@ TEST(RdmaHpccCompat, HeadroomAndEcnThresholdsDoNotWrap)
                                   std::regex("KMIN_MAP 1 100000000000 1e17: value 1e.17 for rate "
                                              "100000000000 is above the buffer")))
         << output;
+}
 
-    namespace
-    {
+namespace
+{
 
-    /// MacTx sink: what the device would charge for the IPv4 packet.
-    void RecordCharged(std::vector<uint32_t>* out, Ptr<RdmaNetDevice> dev, Ptr<const Packet> p)
+/// MacTx sink: what the device would charge for the IPv4 packet.
+void
+RecordCharged(std::vector<uint32_t>* out, Ptr<RdmaNetDevice> dev, Ptr<const Packet> p)
+{
+    out->push_back(dev->GetPacketWireBytes(p));
+}
+
+} // namespace
+
+TEST(RdmaHpccCompat, HpccSimulatorFramingChargesThePeersPacketBytes)
+{
+    // Framing HpccSimulator charges the bytes of the HPCC simulator's packets (its
+    // RdmaHw::GetNxtPacket, RdmaHw::ReceiveUdp, QbbNetDevice::SendPfc; DCQCN: no INT):
+    //   data: PPP 2 + IPv4 20 + UDP 8 + SeqTs 6 + payload  = payload + 36
+    //   ACK:  PPP 2 + IPv4 20 + qbb 12 padded to 60 - 14 - 20 = 26  = 48
+    //   CNP:  0 (the peer flags the ACK instead)
+    //   PFC:  PPP 2 + IPv4 20 + pause 9                    = 31
+    // Two senders into host 0 through a switch that marks every queued packet: each
+    // sends 19 full packets and one of 500 bytes, without loss.
+    Star star(3, "100Gbps", MicroSeconds(1));
+    for (uint32_t i = 0; i < star.devices.GetN(); ++i)
     {
-        out->push_back(dev->GetPacketWireBytes(p));
+        star.devices.Get(i)->SetAttribute("Framing", EnumValue(RdmaNetDevice::HPCC_SIMULATOR));
     }
-
-    } // namespace
-
-    TEST(RdmaHpccCompat, HpccSimulatorFramingChargesThePeersPacketBytes)
+    star.rdma.SetNicAttribute("Mtu", UintegerValue(1000));
+    star.rdma.SetSwitchAttribute("EcnKmin", UintegerValue(0));
+    star.rdma.SetSwitchAttribute("EcnKmax", UintegerValue(0));
+    star.Install();
+    std::vector<Ptr<RdmaQueuePair>> responders;
+    for (uint32_t s = 1; s <= 2; ++s)
     {
-        // Framing HpccSimulator charges the bytes of the HPCC simulator's packets (its
-        // RdmaHw::GetNxtPacket, RdmaHw::ReceiveUdp, QbbNetDevice::SendPfc; DCQCN: no INT):
-        //   data: PPP 2 + IPv4 20 + UDP 8 + SeqTs 6 + payload  = payload + 36
-        //   ACK:  PPP 2 + IPv4 20 + qbb 12 padded to 60 - 14 - 20 = 26  = 48
-        //   CNP:  0 (the peer flags the ACK instead)
-        //   PFC:  PPP 2 + IPv4 20 + pause 9                    = 31
-        // Two senders into host 0 through a switch that marks every queued packet: each
-        // sends 19 full packets and one of 500 bytes, without loss.
-        Star star(3, "100Gbps", MicroSeconds(1));
-        for (uint32_t i = 0; i < star.devices.GetN(); ++i)
-        {
-            star.devices.Get(i)->SetAttribute("Framing", EnumValue(RdmaNetDevice::HPCC_SIMULATOR));
-        }
-        star.rdma.SetNicAttribute("Mtu", UintegerValue(1000));
-        star.rdma.SetSwitchAttribute("EcnKmin", UintegerValue(0));
-        star.rdma.SetSwitchAttribute("EcnKmax", UintegerValue(0));
-        star.Install();
-        std::vector<Ptr<RdmaQueuePair>> responders;
-        for (uint32_t s = 1; s <= 2; ++s)
-        {
-            auto [qp, peer] = star.rdma.Connect(star.hosts.Get(s), star.hosts.Get(0));
-            responders.push_back(peer);
-            PostWriteAt(qp, star.hosts.Get(s), Seconds(0), 19500);
-        }
-        // What a pacer would charge for each IPv4 packet host 1 sends (GetPacketWireBytes).
-        std::vector<uint32_t> charged;
-        Ptr<RdmaNetDevice> sender = star.HostDevice(1);
-        sender->TraceConnectWithoutContext("MacTx",
-                                           MakeBoundCallback(&RecordCharged, &charged, sender));
-        Simulator::Run();
-        ASSERT_EQ(charged.size(), 20u);
-        for (uint32_t i = 0; i < 19; ++i)
-        {
-            EXPECT_EQ(charged[i], 1036u) << "packet " << i;
-        }
-        EXPECT_EQ(charged[19], 536u);
-        uint64_t cnps = 0;
-        for (const auto& r : responders)
-        {
-            cnps += r->GetCnpsSent();
-        }
-        for (uint32_t s = 1; s <= 2; ++s)
-        {
-            EXPECT_EQ(star.HostDevice(s)->GetTxFrames(), 20u) << "sender " << s;
-            EXPECT_EQ(star.HostDevice(s)->GetTxWireBytes(), 19u * 1036 + 536) << "sender " << s;
-        }
-        EXPECT_EQ(star.SwitchDevice(0)->GetTxWireBytes(), 2u * (19 * 1036 + 536));
-        EXPECT_GT(cnps, 0u);
-        EXPECT_EQ(star.HostDevice(0)->GetTxFrames(), 40u + cnps); // an ACK per packet, the CNPs
-        EXPECT_EQ(star.HostDevice(0)->GetTxWireBytes(), 40u * 48);
-        Simulator::Destroy();
-
-        Ptr<Packet> pfc = Create<Packet>();
-        pfc->AddHeader(PfcPauseHeader());
-        EthernetHeader eth(false);
-        eth.SetLengthType(RdmaNetDevice::ETHERTYPE_MAC_CONTROL);
-        pfc->AddHeader(eth);
-        EXPECT_EQ(RdmaNetDevice::HpccSimulatorWireBytes(pfc, 0), 31u);
-        // HPCC (CC_MODE 3) carries a 42-byte INT header in data packets and ACKs (no pad).
-        EXPECT_EQ(RdmaNetDevice::HpccSimulatorWireBytes(pfc, 42), 31u);
-        // Ethernet framing charges the frame: a 1000-byte IPv4 packet is 1038 wire bytes.
-        Ptr<RdmaNetDevice> ethernet = CreateObject<RdmaNetDevice>();
-        EXPECT_EQ(ethernet->GetPacketWireBytes(Create<Packet>(1000)), 1038u);
+        auto [qp, peer] = star.rdma.Connect(star.hosts.Get(s), star.hosts.Get(0));
+        responders.push_back(peer);
+        PostWriteAt(qp, star.hosts.Get(s), Seconds(0), 19500);
     }
-
-    TEST(RdmaHpccCompat, HpccEcmpHashIsMurmur3)
+    // What a pacer would charge for each IPv4 packet host 1 sends (GetPacketWireBytes).
+    std::vector<uint32_t> charged;
+    Ptr<RdmaNetDevice> sender = star.HostDevice(1);
+    sender->TraceConnectWithoutContext("MacTx",
+                                       MakeBoundCallback(&RecordCharged, &charged, sender));
+    Simulator::Run();
+    ASSERT_EQ(charged.size(), 20u);
+    for (uint32_t i = 0; i < 19; ++i)
     {
-        // MurmurHash3_x86_32 reference vectors (Appleby's SMHasher): "" with seeds 0, 1 and
-        // 0xffffffff, four zero bytes with seed 0, "aaaa" with seed 0x9747b28c.
-        const uint8_t zeros[4] = {0, 0, 0, 0};
-        const uint8_t aaaa[4] = {'a', 'a', 'a', 'a'};
-        EXPECT_EQ(RdmaHpccEcmpLoadBalancer::Murmur3(zeros, 0, 0), 0u);
-        EXPECT_EQ(RdmaHpccEcmpLoadBalancer::Murmur3(zeros, 0, 1), 0x514e28b7u);
-        EXPECT_EQ(RdmaHpccEcmpLoadBalancer::Murmur3(zeros, 0, 0xffffffffu), 0x81f16f39u);
-        EXPECT_EQ(RdmaHpccEcmpLoadBalancer::Murmur3(zeros, 4, 0), 0x2362f9deu);
-        EXPECT_EQ(RdmaHpccEcmpLoadBalancer::Murmur3(aaaa, 4, 0x9747b28cu), 0x5a97808au);
+        EXPECT_EQ(charged[i], 1036u) << "packet " << i;
     }
-
-    TEST(RdmaHpccCompat, HpccEcmpTakesThePeersPaths)
+    EXPECT_EQ(charged[19], 536u);
+    uint64_t cnps = 0;
+    for (const auto& r : responders)
     {
-        // The incast15 flows (host s -> host 0, source port 10000, dport 100) on the shared k = 4
-        // fat-tree with RdmaHpccEcmpLoadBalancer (seed = node id) on every switch: walking the
-        // forwarding decisions gives the paths the peer's code gives (SwitchNode::GetOutDev with
-        // EcmpHash, next hops in its BFS order; computed independently from its source with a
-        // Python port of EcmpHash): 9 of the 14 remote flows reach edge switch 16 through
-        // aggregation switch 24, 5 through 25.
-        HpccTopologyReader topo;
-        topo.Read(DataFile("fattree_k4.txt"));
-        RdmaLinkHelper link;
-        NodeContainer nodes = topo.Build(link);
-        RdmaHelper rdma;
-        NodeContainer switches;
-        for (uint32_t i = 0; i < nodes.GetN(); ++i)
-        {
-            if (topo.IsSwitch(i))
-            {
-                switches.Add(nodes.Get(i));
-                continue;
-            }
-            const uint32_t address = 0x0b000001u + (i / 256) * 0x10000u + (i % 256) * 0x100u;
-            rdma.SetBaseAddress(Ipv4Address(address & 0xffffff00u), Ipv4Mask("255.255.255.0"));
-            rdma.InstallHost(nodes.Get(i));
-        }
-        rdma.InstallSwitches(switches);
-        for (uint32_t id : topo.GetSwitchIds())
-        {
-            Ptr<RdmaHpccEcmpLoadBalancer> lb = CreateObject<RdmaHpccEcmpLoadBalancer>();
-            lb->SetAttribute("Seed", UintegerValue(id));
-            lb->SetAttribute("DestinationPort", UintegerValue(100));
-            nodes.Get(id)->GetObject<RdmaSwitch>()->SetAttribute("LoadBalancer", PointerValue(lb));
-        }
-        RdmaRoutingHelper::PopulateRoutingTables(nodes);
-        const std::vector<std::vector<uint32_t>> expected = {
-            {1, 16, 0},
-            {2, 17, 24, 16, 0},
-            {3, 17, 25, 16, 0},
-            {4, 18, 26, 33, 24, 16, 0},
-            {5, 18, 27, 34, 25, 16, 0},
-            {6, 19, 27, 35, 25, 16, 0},
-            {7, 19, 27, 35, 25, 16, 0},
-            {8, 20, 29, 34, 25, 16, 0},
-            {9, 20, 28, 33, 24, 16, 0},
-            {10, 21, 28, 33, 24, 16, 0},
-            {11, 21, 28, 32, 24, 16, 0},
-            {12, 22, 30, 32, 24, 16, 0},
-            {13, 22, 30, 32, 24, 16, 0},
-            {14, 23, 30, 33, 24, 16, 0},
-            {15, 23, 30, 32, 24, 16, 0},
-        };
-        const Ipv4Address dst = RdmaHelper::GetNic(nodes.Get(0))->GetAddress();
-        for (const auto& path : expected)
-        {
-            const Ipv4Address src = RdmaHelper::GetNic(nodes.Get(path[0]))->GetAddress();
-            std::vector<uint32_t> walked = {path[0], path[1]}; // a host has one link
-            uint32_t node = path[1];
-            while (node != 0 && walked.size() < 10)
-            {
-                Ptr<RdmaSwitch> sw = nodes.Get(node)->GetObject<RdmaSwitch>();
-                const int64_t port = sw->SelectEgressPort(src, dst, 17, 10000, 4791);
-                ASSERT_GE(port, 0);
-                Ptr<RdmaNetDevice> out = sw->GetPort(static_cast<uint32_t>(port));
-                node = out->GetRdmaChannel()->GetPeer(out)->GetNode()->GetId();
-                walked.push_back(node);
-            }
-            EXPECT_EQ(walked, path) << "flow from host " << path[0];
-        }
-        Simulator::Destroy();
+        cnps += r->GetCnpsSent();
     }
-
-    TEST(RdmaHpccCompat, DctcpAndTimelyModesRunWithThePeersKeys)
+    for (uint32_t s = 1; s <= 2; ++s)
     {
-        if (HpccCompatExample().empty())
-        {
-            GTEST_SKIP() << "examples are not built (configure with --enable-examples)";
-        }
-        // CC_MODE 8 with the keys of the peer's run.py for DCTCP (window on, VAR_WIN 1, g 1/16,
-        // DCTCP_RATE_AI 615 Mb/s) and a 30 KB step threshold: two 1 MB flows into one port.
-        const std::string dir = OutputDir("hpcc-compat-dctcp");
-        WriteTwoToOneIncast(dir,
-                            "CC_MODE 8\nENABLE_QCN 1\nHAS_WIN 1\nVAR_WIN 1\nEWMA_GAIN 0.0625\n"
-                            "DCTCP_RATE_AI 615Mb/s\nBUFFER_SIZE 1\nKMIN_MAP 1 100000000000 30\n"
-                            "KMAX_MAP 1 100000000000 30\nPMAX_MAP 1 100000000000 1\n");
-        std::string output;
-        ASSERT_EQ(RunExample(dir, dir + "/config.txt", &output), 0) << output;
-        EXPECT_NE(output.find("flows completed 2/2"), std::string::npos) << output;
-        EXPECT_NE(output.find("-> ns3::DctcpCongestionControl::AdditiveIncreaseRate 615Mb/s"),
-                  std::string::npos)
-            << output;
-        EXPECT_NE(output.find("-> ns3::DctcpCongestionControl::G 0.0625"), std::string::npos)
-            << output;
-        // The peer's T: 2 x (1 + 1) us of propagation + 2 x 1000 B x 8 / 100 Gb/s = 4160 ns;
-        // BDP = 4160 ns x 100 Gb/s / 8 = 52000 bytes.
-        EXPECT_NE(output.find("base RTT T (GLOBAL_T 1, the largest of the topology): 4160 ns, BDP "
-                              "52000 bytes"),
-                  std::string::npos)
-            << output;
-        std::smatch m;
-        ASSERT_TRUE(std::regex_search(output, m, std::regex("ECN marks ([0-9]+)"))) << output;
-        EXPECT_GT(std::stoull(m[1]), 0u);
-        // DCTCP (and the window) keep the queue far below the PFC threshold of a 1 MB buffer.
-        EXPECT_NE(output.find("pause frames 0"), std::string::npos) << output;
-
-        // CC_MODE 7 with the run.py TIMELY keys: AI 100 Mb/s, HAI 500 Mb/s, no window.
-        WriteTwoToOneIncast(dir,
-                            "CC_MODE 7\nHAS_WIN 0\nRATE_AI 100Mb/s\nRATE_HAI 500Mb/s\n"
-                            "ACK_HIGH_PRIO 1\n");
-        ASSERT_EQ(RunExample(dir, dir + "/config.txt", &output), 0) << output;
-        EXPECT_NE(output.find("flows completed 2/2"), std::string::npos) << output;
-        EXPECT_NE(output.find("-> ns3::TimelyCongestionControl::HyperIncreaseRate 500Mb/s"),
-                  std::string::npos)
-            << output;
-        EXPECT_EQ(output.find("base RTT T"), std::string::npos) << output; // no window, no T
+        EXPECT_EQ(star.HostDevice(s)->GetTxFrames(), 20u) << "sender " << s;
+        EXPECT_EQ(star.HostDevice(s)->GetTxWireBytes(), 19u * 1036 + 536) << "sender " << s;
     }
+    EXPECT_EQ(star.SwitchDevice(0)->GetTxWireBytes(), 2u * (19 * 1036 + 536));
+    EXPECT_GT(cnps, 0u);
+    EXPECT_EQ(star.HostDevice(0)->GetTxFrames(), 40u + cnps); // an ACK per packet, the CNPs
+    EXPECT_EQ(star.HostDevice(0)->GetTxWireBytes(), 40u * 48);
+    Simulator::Destroy();
+
+    Ptr<Packet> pfc = Create<Packet>();
+    pfc->AddHeader(PfcPauseHeader());
+    EthernetHeader eth(false);
+    eth.SetLengthType(RdmaNetDevice::ETHERTYPE_MAC_CONTROL);
+    pfc->AddHeader(eth);
+    EXPECT_EQ(RdmaNetDevice::HpccSimulatorWireBytes(pfc, 0), 31u);
+    // HPCC (CC_MODE 3) carries a 42-byte INT header in data packets and ACKs (no pad).
+    EXPECT_EQ(RdmaNetDevice::HpccSimulatorWireBytes(pfc, 42), 31u);
+    // Ethernet framing charges the frame: a 1000-byte IPv4 packet is 1038 wire bytes.
+    Ptr<RdmaNetDevice> ethernet = CreateObject<RdmaNetDevice>();
+    EXPECT_EQ(ethernet->GetPacketWireBytes(Create<Packet>(1000)), 1038u);
+}
+
+TEST(RdmaHpccCompat, HpccEcmpHashIsMurmur3)
+{
+    // MurmurHash3_x86_32 reference vectors (Appleby's SMHasher): "" with seeds 0, 1 and
+    // 0xffffffff, four zero bytes with seed 0, "aaaa" with seed 0x9747b28c.
+    const uint8_t zeros[4] = {0, 0, 0, 0};
+    const uint8_t aaaa[4] = {'a', 'a', 'a', 'a'};
+    EXPECT_EQ(RdmaHpccEcmpLoadBalancer::Murmur3(zeros, 0, 0), 0u);
+    EXPECT_EQ(RdmaHpccEcmpLoadBalancer::Murmur3(zeros, 0, 1), 0x514e28b7u);
+    EXPECT_EQ(RdmaHpccEcmpLoadBalancer::Murmur3(zeros, 0, 0xffffffffu), 0x81f16f39u);
+    EXPECT_EQ(RdmaHpccEcmpLoadBalancer::Murmur3(zeros, 4, 0), 0x2362f9deu);
+    EXPECT_EQ(RdmaHpccEcmpLoadBalancer::Murmur3(aaaa, 4, 0x9747b28cu), 0x5a97808au);
+}
+
+TEST(RdmaHpccCompat, HpccEcmpTakesThePeersPaths)
+{
+    // The incast15 flows (host s -> host 0, source port 10000, dport 100) on the shared k = 4
+    // fat-tree with RdmaHpccEcmpLoadBalancer (seed = node id) on every switch: walking the
+    // forwarding decisions gives the paths the peer's code gives (SwitchNode::GetOutDev with
+    // EcmpHash, next hops in its BFS order; computed independently from its source with a
+    // Python port of EcmpHash): 9 of the 14 remote flows reach edge switch 16 through
+    // aggregation switch 24, 5 through 25.
+    HpccTopologyReader topo;
+    topo.Read(DataFile("fattree_k4.txt"));
+    RdmaLinkHelper link;
+    NodeContainer nodes = topo.Build(link);
+    RdmaHelper rdma;
+    NodeContainer switches;
+    for (uint32_t i = 0; i < nodes.GetN(); ++i)
+    {
+        if (topo.IsSwitch(i))
+        {
+            switches.Add(nodes.Get(i));
+            continue;
+        }
+        const uint32_t address = 0x0b000001u + (i / 256) * 0x10000u + (i % 256) * 0x100u;
+        rdma.SetBaseAddress(Ipv4Address(address & 0xffffff00u), Ipv4Mask("255.255.255.0"));
+        rdma.InstallHost(nodes.Get(i));
+    }
+    rdma.InstallSwitches(switches);
+    for (uint32_t id : topo.GetSwitchIds())
+    {
+        Ptr<RdmaHpccEcmpLoadBalancer> lb = CreateObject<RdmaHpccEcmpLoadBalancer>();
+        lb->SetAttribute("Seed", UintegerValue(id));
+        lb->SetAttribute("DestinationPort", UintegerValue(100));
+        nodes.Get(id)->GetObject<RdmaSwitch>()->SetAttribute("LoadBalancer", PointerValue(lb));
+    }
+    RdmaRoutingHelper::PopulateRoutingTables(nodes);
+    const std::vector<std::vector<uint32_t>> expected = {
+        {1, 16, 0},
+        {2, 17, 24, 16, 0},
+        {3, 17, 25, 16, 0},
+        {4, 18, 26, 33, 24, 16, 0},
+        {5, 18, 27, 34, 25, 16, 0},
+        {6, 19, 27, 35, 25, 16, 0},
+        {7, 19, 27, 35, 25, 16, 0},
+        {8, 20, 29, 34, 25, 16, 0},
+        {9, 20, 28, 33, 24, 16, 0},
+        {10, 21, 28, 33, 24, 16, 0},
+        {11, 21, 28, 32, 24, 16, 0},
+        {12, 22, 30, 32, 24, 16, 0},
+        {13, 22, 30, 32, 24, 16, 0},
+        {14, 23, 30, 33, 24, 16, 0},
+        {15, 23, 30, 32, 24, 16, 0},
+    };
+    const Ipv4Address dst = RdmaHelper::GetNic(nodes.Get(0))->GetAddress();
+    for (const auto& path : expected)
+    {
+        const Ipv4Address src = RdmaHelper::GetNic(nodes.Get(path[0]))->GetAddress();
+        std::vector<uint32_t> walked = {path[0], path[1]}; // a host has one link
+        uint32_t node = path[1];
+        while (node != 0 && walked.size() < 10)
+        {
+            Ptr<RdmaSwitch> sw = nodes.Get(node)->GetObject<RdmaSwitch>();
+            const int64_t port = sw->SelectEgressPort(src, dst, 17, 10000, 4791);
+            ASSERT_GE(port, 0);
+            Ptr<RdmaNetDevice> out = sw->GetPort(static_cast<uint32_t>(port));
+            node = out->GetRdmaChannel()->GetPeer(out)->GetNode()->GetId();
+            walked.push_back(node);
+        }
+        EXPECT_EQ(walked, path) << "flow from host " << path[0];
+    }
+    Simulator::Destroy();
+}
+
+TEST(RdmaHpccCompat, DctcpAndTimelyModesRunWithThePeersKeys)
+{
+    if (HpccCompatExample().empty())
+    {
+        GTEST_SKIP() << "examples are not built (configure with --enable-examples)";
+    }
+    // CC_MODE 8 with the keys of the peer's run.py for DCTCP (window on, VAR_WIN 1, g 1/16,
+    // DCTCP_RATE_AI 615 Mb/s) and a 30 KB step threshold: two 1 MB flows into one port.
+    const std::string dir = OutputDir("hpcc-compat-dctcp");
+    WriteTwoToOneIncast(dir,
+                        "CC_MODE 8\nENABLE_QCN 1\nHAS_WIN 1\nVAR_WIN 1\nEWMA_GAIN 0.0625\n"
+                        "DCTCP_RATE_AI 615Mb/s\nBUFFER_SIZE 1\nKMIN_MAP 1 100000000000 30\n"
+                        "KMAX_MAP 1 100000000000 30\nPMAX_MAP 1 100000000000 1\n");
+    std::string output;
+    ASSERT_EQ(RunExample(dir, dir + "/config.txt", &output), 0) << output;
+    EXPECT_NE(output.find("flows completed 2/2"), std::string::npos) << output;
+    EXPECT_NE(output.find("-> ns3::DctcpCongestionControl::AdditiveIncreaseRate 615Mb/s"),
+              std::string::npos)
+        << output;
+    EXPECT_NE(output.find("-> ns3::DctcpCongestionControl::G 0.0625"), std::string::npos) << output;
+    // The peer's T: 2 x (1 + 1) us of propagation + 2 x 1000 B x 8 / 100 Gb/s = 4160 ns;
+    // BDP = 4160 ns x 100 Gb/s / 8 = 52000 bytes.
+    EXPECT_NE(output.find("base RTT T (GLOBAL_T 1, the largest of the topology): 4160 ns, BDP "
+                          "52000 bytes"),
+              std::string::npos)
+        << output;
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(output, m, std::regex("ECN marks ([0-9]+)"))) << output;
+    EXPECT_GT(std::stoull(m[1]), 0u);
+    // DCTCP (and the window) keep the queue far below the PFC threshold of a 1 MB buffer.
+    EXPECT_NE(output.find("pause frames 0"), std::string::npos) << output;
+
+    // CC_MODE 7 with the run.py TIMELY keys: AI 100 Mb/s, HAI 500 Mb/s, no window.
+    WriteTwoToOneIncast(dir,
+                        "CC_MODE 7\nHAS_WIN 0\nRATE_AI 100Mb/s\nRATE_HAI 500Mb/s\n"
+                        "ACK_HIGH_PRIO 1\n");
+    ASSERT_EQ(RunExample(dir, dir + "/config.txt", &output), 0) << output;
+    EXPECT_NE(output.find("flows completed 2/2"), std::string::npos) << output;
+    EXPECT_NE(output.find("-> ns3::TimelyCongestionControl::HyperIncreaseRate 500Mb/s"),
+              std::string::npos)
+        << output;
+    EXPECT_EQ(output.find("base RTT T"), std::string::npos) << output; // no window, no T
+}

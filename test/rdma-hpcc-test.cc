@@ -8,7 +8,9 @@
 
 #include "rdma-test-utils.h"
 
+#include <functional>
 #include <gtest/gtest.h>
+#include <iostream>
 
 using namespace ns3;
 using namespace ns3::rdmatest;
@@ -216,4 +218,68 @@ TEST(RdmaHpccDeathTest, ImpossibleConfigurationsAbort)
         "EtaTarget 1.2 is impossible; valid: \\(0, 1\\]");
     EXPECT_DEATH({ Rp rp(Attrs{{"EtaTarget", "0"}}); }, "EtaTarget 0 is impossible");
     EXPECT_DEATH({ Rp rp(Attrs{{"MinRate", "200Gbps"}}); }, "MinRate 200000000000bps exceeds");
+}
+
+TEST(RdmaHpcc, TwoFlowsHoldTheLinkAtEtaWithANearEmptyQueue)
+{
+    // End to end (switch telemetry on, T = 4.5 us, about the path's round trip): two flows
+    // into one 100 Gb/s port. HPCC steers the bottleneck's U, tx rate plus queue, to eta =
+    // 0.95, so in steady state the queue is near empty and the port sends eta x C on the
+    // wire (Li et al. section 3.2). Wire bytes per payload byte: (1000 + 82 + 44 INT) / 1000.
+    Star star(3, "100Gbps", MicroSeconds(1));
+    star.rdma.SetNicAttribute("Mtu", UintegerValue(1000));
+    star.rdma.SetSwitchAttribute("Telemetry", BooleanValue(true));
+    star.rdma.SetQueuePairAttribute("BaseRtt", TimeValue(NanoSeconds(4500)));
+    star.rdma.SetCongestionControl("ns3::HpccCongestionControl");
+    star.Install();
+    std::vector<Ptr<RdmaQueuePair>> responders;
+    for (uint32_t s = 1; s <= 2; ++s)
+    {
+        auto [qp, peer] = star.rdma.Connect(star.hosts.Get(s), star.hosts.Get(0));
+        responders.push_back(peer);
+        PostWriteAt(qp, star.hosts.Get(s), Seconds(0), 1'000'000'000);
+    }
+    const Time from = MicroSeconds(200);
+    const Time end = MicroSeconds(700);
+    std::vector<uint64_t> bytesFrom(2);
+    std::vector<uint32_t> queue;
+    Ptr<RdmaNetDevice> bottleneck = star.SwitchDevice(0);
+    std::function<void()> sample = [&]() {
+        queue.push_back(bottleneck->GetQueueBytes(3));
+        if (Simulator::Now() + MicroSeconds(1) < end)
+        {
+            Simulator::Schedule(MicroSeconds(1), sample);
+        }
+    };
+    Simulator::Schedule(from, [&]() {
+        for (uint32_t i = 0; i < 2; ++i)
+        {
+            bytesFrom[i] = responders[i]->GetBytesReceived();
+        }
+        sample();
+    });
+    Simulator::Stop(end);
+    Simulator::Run();
+    double wire = 0;
+    std::vector<double> goodput;
+    for (uint32_t i = 0; i < 2; ++i)
+    {
+        const double g =
+            (responders[i]->GetBytesReceived() - bytesFrom[i]) * 8.0 / (end - from).GetSeconds();
+        goodput.push_back(g);
+        wire += g * (1000 + 82 + 44) / 1000.0;
+    }
+    double queueMean = 0;
+    for (uint32_t q : queue)
+    {
+        queueMean += q;
+    }
+    queueMean /= queue.size();
+    std::cout << "[ HPCC 2 flows ] wire rate " << wire / 1e9 << " Gb/s (eta x C = 95), flows "
+              << goodput[0] / 1e9 << " / " << goodput[1] / 1e9 << " Gb/s goodput, queue mean "
+              << queueMean / 1e3 << " KB\n";
+    EXPECT_NEAR(wire, 0.95 * LINE, 0.03 * LINE);
+    EXPECT_LT(queueMean, 5000);
+    EXPECT_NEAR(goodput[0], goodput[1], 0.1 * goodput[0]);
+    Simulator::Destroy();
 }
