@@ -20,7 +20,12 @@
  * because it has no effect in the peer simulator for this configuration either (the
  * summary says so), or refused with an error naming the file, line, key and value:
  * nothing is silently ignored. The mapping (doc/topology.rst has the full table):
- *  - CC_MODE 1 (DCQCN, the only mode supported yet) with ENABLE_QCN 1:
+ *  - CC_MODE 3 (HPCC), 7 (TIMELY), 8 (DCTCP): ns3::HpccCongestionControl,
+ *    ns3::TimelyCongestionControl, ns3::DctcpCongestionControl (MapRateWindowCc names
+ *    each key's attribute: RATE_AI, RATE_HAI, MIN_RATE, U_TARGET, MI_THRESH, FAST_REACT,
+ *    INT_MULTI, DCTCP_RATE_AI, EWMA_GAIN, HAS_WIN, VAR_WIN); with a window (or HPCC) the
+ *    queue pairs' BaseRtt is the peer's T for GLOBAL_T 1, the topology's largest base RTT.
+ *  - CC_MODE 1 (DCQCN) with ENABLE_QCN 1:
  *    ns3::DcqcnCongestionControl with G = EWMA_GAIN, AlphaUpdateInterval =
  *    ALPHA_RESUME_INTERVAL us, RateDecreaseInterval = RATE_DECREASE_INTERVAL us,
  *    RateIncreaseInterval = RP_TIMER us, FastRecoverySteps = FAST_RECOVERY_TIMES,
@@ -130,6 +135,13 @@ struct Settings
     std::map<uint64_t, double> pmax;
     /// DCQCN attribute name -> value (as text, with units)
     std::vector<std::pair<std::string, std::string>> dcqcnAttributes;
+    /// CC_MODE: 1 DCQCN, 3 HPCC, 7 TIMELY, 8 DCTCP
+    uint64_t ccMode{1};
+    /// CC_MODE 3/7/8: the congestion control's TypeId and attributes (as text, with units)
+    std::string ccTypeId;
+    std::vector<std::pair<std::string, std::string>> ccAttributes;
+    /// The congestion control needs the peer's base RTT T (GLOBAL_T 1: the largest RTT)
+    bool ccNeedsBaseRtt{false};
     /// One line per key: what it became.
     std::vector<std::string> mapping;
     /// Outputs of the peer this run does not produce.
@@ -219,44 +231,199 @@ MapOtherCcKeys(HpccConfigReader& cfg, Settings& s, bool hasWindow)
     }
 }
 
-/// Turn the configuration into Settings, or stop with an error naming the key.
-Settings
-MapConfig(HpccConfigReader& cfg)
+/**
+ * CC_MODE 3 (HPCC), 7 (TIMELY) and 8 (DCTCP): the peer's keys for that mode mapped onto the
+ * attributes of ns3::HpccCongestionControl, ns3::TimelyCongestionControl and
+ * ns3::DctcpCongestionControl; the DCQCN-only keys are checked and accepted as having no
+ * effect. Defaults are the peer's (third.cc, rdma-hw.cc) where a key is absent.
+ */
+void
+MapRateWindowCc(HpccConfigReader& cfg, Settings& s)
 {
-    Settings s;
+    const uint64_t mode = s.ccMode;
+    const char* name = mode == 3 ? "HPCC" : mode == 7 ? "TIMELY" : "DCTCP";
+    s.ccTypeId = mode == 3   ? "ns3::HpccCongestionControl"
+                 : mode == 7 ? "ns3::TimelyCongestionControl"
+                             : "ns3::DctcpCongestionControl";
+    Map(cfg, s, "CC_MODE", s.ccTypeId + " (RdmaHelper::SetCongestionControl)");
+    auto attribute = [&](const char* key, const char* attr, const std::string& value) {
+        s.ccAttributes.emplace_back(attr, value);
+        Map(cfg, s, key, s.ccTypeId + "::" + attr + " " + value);
+    };
+    auto unused = [&](const char* key, char type, const std::string& why) {
+        if (cfg.Has(key))
+        {
+            switch (type)
+            {
+            case 'b':
+                cfg.GetBoolean(key);
+                break;
+            case 'u':
+                cfg.GetUinteger(key);
+                break;
+            case 'd':
+                cfg.GetDouble(key, -1e300, 1e300);
+                break;
+            case 'r':
+                cfg.GetDataRate(key);
+                break;
+            }
+        }
+        Map(cfg, s, key, "accepted, " + why + ": no effect under " + name);
+    };
+    auto rateOr = [&](const char* key, const char* peerDefault) {
+        if (cfg.Has(key))
+        {
+            cfg.GetDataRate(key);
+            return cfg.GetString(key);
+        }
+        return std::string(peerDefault);
+    };
+    // DCQCN's keys.
+    for (const char* key : {"ALPHA_RESUME_INTERVAL", "RATE_DECREASE_INTERVAL", "RP_TIMER"})
+    {
+        if (cfg.Has(key))
+        {
+            cfg.GetDouble(key, 1e-6, 1e9);
+        }
+        Map(cfg, s, key, std::string("accepted, DCQCN only (CC_MODE 1): no effect under ") + name);
+    }
+    unused("FAST_RECOVERY_TIMES", 'u', "DCQCN only (CC_MODE 1)");
+    unused("CLAMP_TARGET_RATE", 'b', "DCQCN only (CC_MODE 1)");
+    unused("PINT_LOG_BASE", 'd', "HPCC-PINT only (CC_MODE 10)");
+    unused("PINT_PROB", 'd', "HPCC-PINT only (CC_MODE 10)");
+    attribute("MIN_RATE", "MinRate", rateOr("MIN_RATE", "100Mb/s"));
 
-    // --- files
-    s.topologyFile = cfg.GetString("TOPOLOGY_FILE");
-    Map(cfg, s, "TOPOLOGY_FILE", "read (HpccTopologyReader)");
-    s.flowFile = cfg.GetString("FLOW_FILE");
-    Map(cfg, s, "FLOW_FILE", "read (HpccFlowReader)");
-    if (cfg.Has("FCT_OUTPUT_FILE"))
+    // The peer's EwmaGain is DCQCN's g and DCTCP's g alike.
+    if (mode == 8)
     {
-        s.fctFile = cfg.GetString("FCT_OUTPUT_FILE");
+        const std::string g = cfg.Has("EWMA_GAIN")
+                                  ? (cfg.GetDouble("EWMA_GAIN", 0, 1), cfg.GetString("EWMA_GAIN"))
+                                  : "0.0625";
+        attribute("EWMA_GAIN", "G", g);
+        attribute("DCTCP_RATE_AI", "AdditiveIncreaseRate", rateOr("DCTCP_RATE_AI", "1000Mb/s"));
+        unused("RATE_AI", 'r', "DCTCP adds DCTCP_RATE_AI");
+        unused("RATE_HAI", 'r', "DCTCP has no hyper increase");
     }
-    Map(cfg, s, "FCT_OUTPUT_FILE", "written to --outDir (base name), the peer's format");
-    if (cfg.Has("PFC_OUTPUT_FILE"))
+    else
     {
-        s.pfcFile = cfg.GetString("PFC_OUTPUT_FILE");
+        unused("EWMA_GAIN", 'd', "DCQCN and DCTCP only");
+        unused("DCTCP_RATE_AI", 'r', "DCTCP only (CC_MODE 8)");
+        attribute("RATE_AI", "AdditiveIncreaseRate", rateOr("RATE_AI", "5Mb/s"));
+        if (mode == 7)
+        {
+            attribute("RATE_HAI", "HyperIncreaseRate", rateOr("RATE_HAI", "50Mb/s"));
+        }
+        else
+        {
+            unused("RATE_HAI", 'r', "HPCC has no hyper increase");
+        }
     }
-    Map(cfg, s, "PFC_OUTPUT_FILE", "written to --outDir (base name), the peer's format");
 
-    // --- congestion control
-    const uint64_t ccMode = cfg.Has("CC_MODE") ? cfg.GetUinteger("CC_MODE") : 1;
-    if (ccMode != 1)
+    // HPCC's own keys.
+    if (mode == 3)
     {
-        const std::map<uint64_t, std::string> names = {{3, "HPCC"},
-                                                       {7, "TIMELY"},
-                                                       {8, "DCTCP"},
-                                                       {10, "HPCC-PINT"}};
-        auto it = names.find(ccMode);
-        cfg.Fail("CC_MODE",
-                 "CC_MODE " + std::to_string(ccMode) +
-                     (it != names.end() ? " (" + it->second + ")" : std::string()) +
-                     " is not supported yet; supported: 1 (DCQCN)");
+        const std::string eta =
+            cfg.Has("U_TARGET") ? (cfg.GetDouble("U_TARGET", 1e-9, 1), cfg.GetString("U_TARGET"))
+                                : "0.95";
+        attribute("U_TARGET", "EtaTarget", eta);
+        attribute(
+            "MI_THRESH",
+            "MaxStage",
+            std::to_string(cfg.Has("MI_THRESH") ? cfg.GetUinteger("MI_THRESH", 0, 1000000) : 5));
+        const bool fast = !cfg.Has("FAST_REACT") || cfg.GetBoolean("FAST_REACT");
+        attribute("FAST_REACT", "FastReact", fast ? "true" : "false");
+        if (!cfg.Has("MULTI_RATE") || cfg.GetBoolean("MULTI_RATE"))
+        {
+            cfg.Fail("MULTI_RATE",
+                     std::string(cfg.Has("MULTI_RATE") ? "" : "the peer's default is 1: ") +
+                         "HPCC with a rate per hop is not supported; valid: MULTI_RATE 0");
+        }
+        Map(cfg, s, "MULTI_RATE", "0: one rate from the most utilised hop (Algorithm 1)");
+        if (cfg.Has("SAMPLE_FEEDBACK") && cfg.GetBoolean("SAMPLE_FEEDBACK"))
+        {
+            cfg.Fail("SAMPLE_FEEDBACK",
+                     "sampled feedback (skipping hops with an empty queue) is not supported; "
+                     "valid: SAMPLE_FEEDBACK 0");
+        }
+        Map(cfg, s, "SAMPLE_FEEDBACK", "0: every hop record is used");
+        const uint64_t multi = cfg.Has("INT_MULTI") ? cfg.GetUinteger("INT_MULTI", 1, 255) : 1;
+        s.ccAttributes.emplace_back("IntMultiplier", std::to_string(multi));
+        Map(cfg,
+            s,
+            "INT_MULTI",
+            "telemetry units x " + std::to_string(multi) +
+                " (128 B tx bytes, 80 B queue), carried in the INT area");
     }
-    s.ecn = cfg.Has("ENABLE_QCN") ? cfg.GetBoolean("ENABLE_QCN") : true;
-    s.dcqcn = s.ecn;
+    else
+    {
+        unused("U_TARGET", 'd', "HPCC only (CC_MODE 3)");
+        unused("MI_THRESH", 'u', "HPCC only (CC_MODE 3)");
+        unused("FAST_REACT",
+               'b',
+               mode == 7 ? "the peer's TIMELY fast reaction is empty" : "HPCC only");
+        unused("MULTI_RATE", 'b', "HPCC only (CC_MODE 3)");
+        unused("SAMPLE_FEEDBACK", 'b', "HPCC only (CC_MODE 3)");
+        unused("INT_MULTI", 'u', "INT (HPCC) only");
+    }
+
+    // Window: HAS_WIN 1 caps a flow at the largest BDP (GLOBAL_T 1), VAR_WIN scales it by
+    // rate / line rate.
+    const bool hasWindow = !cfg.Has("HAS_WIN") || cfg.GetBoolean("HAS_WIN");
+    const bool varWin = cfg.Has("VAR_WIN") && cfg.GetBoolean("VAR_WIN");
+    const bool globalT = !cfg.Has("GLOBAL_T") || cfg.GetBoolean("GLOBAL_T");
+    if (hasWindow && mode == 7)
+    {
+        cfg.Fail("HAS_WIN",
+                 std::string(cfg.Has("HAS_WIN") ? "" : "the peer's default is 1: ") +
+                     "TIMELY with a window (run.py timely_vwin) is not supported; valid: "
+                     "HAS_WIN 0");
+    }
+    if (hasWindow && mode == 3 && !varWin)
+    {
+        cfg.Fail("VAR_WIN",
+                 "HPCC's window is W = R x T (VAR_WIN 1); a fixed BDP window with HPCC is not "
+                 "supported; valid: VAR_WIN 1, or HAS_WIN 0");
+    }
+    if (!globalT && (hasWindow || mode == 3))
+    {
+        cfg.Fail("GLOBAL_T",
+                 "per-pair base RTTs are not supported; valid: GLOBAL_T 1 (T = the largest "
+                 "base RTT of the topology, the peer's default)");
+    }
+    s.ccNeedsBaseRtt = hasWindow || mode == 3;
+    if (mode != 7)
+    {
+        s.ccAttributes.emplace_back("UseWindow", hasWindow ? "true" : "false");
+    }
+    if (mode == 8)
+    {
+        s.ccAttributes.emplace_back("VariableWindow", varWin ? "true" : "false");
+    }
+    Map(cfg,
+        s,
+        "HAS_WIN",
+        hasWindow ? s.ccTypeId + "::UseWindow true (W = line rate x T)"
+                  : std::string(mode == 7 ? "no window (TIMELY is rate-based)"
+                                          : s.ccTypeId + "::UseWindow false"));
+    Map(cfg,
+        s,
+        "VAR_WIN",
+        !hasWindow  ? "accepted, only used with HAS_WIN 1: no effect with HAS_WIN 0"
+        : mode == 3 ? "1: HPCC's W = R x T"
+                    : s.ccTypeId + "::VariableWindow " + (varWin ? "true" : "false"));
+    Map(cfg,
+        s,
+        "GLOBAL_T",
+        s.ccNeedsBaseRtt ? "RdmaQueuePair::BaseRtt = the largest base RTT of the topology "
+                           "(2 x delay + a payload's serialization per hop, as the peer)"
+                         : "accepted, no window: no effect");
+}
+
+/// CC_MODE 1: DCQCN (or line rate without ECN) and the keys of the other modes.
+void
+MapDcqcn(HpccConfigReader& cfg, Settings& s)
+{
     Map(cfg,
         s,
         "CC_MODE",
@@ -397,6 +564,55 @@ MapConfig(HpccConfigReader& cfg)
     }
     Map(cfg, s, "HAS_WIN", "no window (HAS_WIN 0), as configured");
     MapOtherCcKeys(cfg, s, hasWindow);
+}
+
+/// Turn the configuration into Settings, or stop with an error naming the key.
+Settings
+MapConfig(HpccConfigReader& cfg)
+{
+    Settings s;
+
+    // --- files
+    s.topologyFile = cfg.GetString("TOPOLOGY_FILE");
+    Map(cfg, s, "TOPOLOGY_FILE", "read (HpccTopologyReader)");
+    s.flowFile = cfg.GetString("FLOW_FILE");
+    Map(cfg, s, "FLOW_FILE", "read (HpccFlowReader)");
+    if (cfg.Has("FCT_OUTPUT_FILE"))
+    {
+        s.fctFile = cfg.GetString("FCT_OUTPUT_FILE");
+    }
+    Map(cfg, s, "FCT_OUTPUT_FILE", "written to --outDir (base name), the peer's format");
+    if (cfg.Has("PFC_OUTPUT_FILE"))
+    {
+        s.pfcFile = cfg.GetString("PFC_OUTPUT_FILE");
+    }
+    Map(cfg, s, "PFC_OUTPUT_FILE", "written to --outDir (base name), the peer's format");
+
+    // --- congestion control
+    const uint64_t ccMode = cfg.Has("CC_MODE") ? cfg.GetUinteger("CC_MODE") : 1;
+    if (ccMode != 1 && ccMode != 3 && ccMode != 7 && ccMode != 8)
+    {
+        cfg.Fail("CC_MODE",
+                 "CC_MODE " + std::to_string(ccMode) +
+                     (ccMode == 10 ? std::string(" (HPCC-PINT)") : std::string()) +
+                     " is not supported; supported: 1 (DCQCN), 3 (HPCC), 7 (TIMELY), 8 "
+                     "(DCTCP)");
+    }
+    s.ccMode = ccMode;
+    s.ecn = cfg.Has("ENABLE_QCN") ? cfg.GetBoolean("ENABLE_QCN") : true;
+    s.dcqcn = s.ecn && ccMode == 1;
+    if (ccMode != 1)
+    {
+        Map(cfg,
+            s,
+            "ENABLE_QCN",
+            std::string("ns3::RdmaSwitch::EcnEnabled ") + (s.ecn ? "true" : "false"));
+        MapRateWindowCc(cfg, s);
+    }
+    else
+    {
+        MapDcqcn(cfg, s);
+    }
     if (cfg.Has("RATE_BOUND") && !cfg.GetBoolean("RATE_BOUND"))
     {
         cfg.Fail("RATE_BOUND",
@@ -853,6 +1069,67 @@ FileExists(const std::string& path)
 
 } // namespace
 
+/**
+ * The peer's T with GLOBAL_T 1 (third.cc): the largest base RTT over host pairs, each 2 x
+ * the path's propagation delay plus one payload's serialization per hop.
+ */
+Time
+LargestBaseRtt(const HpccTopologyReader& topo, uint32_t payload)
+{
+    std::vector<std::vector<uint32_t>> adjacency(topo.GetNNodes());
+    for (uint32_t l = 0; l < topo.GetLinks().size(); ++l)
+    {
+        adjacency[topo.GetLinks()[l].src].push_back(l);
+        adjacency[topo.GetLinks()[l].dst].push_back(l);
+    }
+    uint64_t largest = 0;
+    for (uint32_t h = 0; h < topo.GetNNodes(); ++h)
+    {
+        if (topo.IsSwitch(h))
+        {
+            continue;
+        }
+        const std::vector<PathInfo> paths = PathsToward(topo, adjacency, h, payload);
+        for (uint32_t src = 0; src < topo.GetNNodes(); ++src)
+        {
+            if (!topo.IsSwitch(src) && paths[src].reached)
+            {
+                largest = std::max(largest, 2 * paths[src].delayNs + paths[src].txDelayNs);
+            }
+        }
+    }
+    return NanoSeconds(largest);
+}
+
+/// CC_MODE 3/7/8: the congestion control MapRateWindowCc chose, and the peer's T.
+void
+InstallRateWindowCc(RdmaHelper& rdma, const Settings& s, const HpccTopologyReader& topo)
+{
+    for (const auto& [attribute, value] : s.ccAttributes)
+    {
+        // As text with units: ns-3 converts each to its attribute's type and stops naming
+        // the attribute if it does not exist.
+        Config::SetDefault(s.ccTypeId + "::" + attribute, StringValue(value));
+    }
+    rdma.SetCongestionControl(s.ccTypeId);
+    if (s.ccMode == 3)
+    {
+        // HPCC's switches write a hop record into every data packet that carries the area.
+        rdma.SetSwitchAttribute("Telemetry", BooleanValue(true));
+    }
+    if (s.ccNeedsBaseRtt)
+    {
+        const Time t = LargestBaseRtt(topo, s.mtu);
+        std::cout << "  base RTT T (GLOBAL_T 1, the largest of the topology): "
+                  << t.GetNanoSeconds() << " ns, BDP "
+                  << uint64_t(
+                         static_cast<unsigned __int128>(topo.GetLinks().front().rate.GetBitRate()) *
+                         t.GetNanoSeconds() / 8000000000ULL)
+                  << " bytes\n";
+        rdma.SetQueuePairAttribute("BaseRtt", TimeValue(t));
+    }
+}
+
 /// Install the NICs: the peer's addresses, MTU, ACKs, congestion control, loss recovery.
 void
 InstallNics(RdmaHelper& rdma,
@@ -865,7 +1142,11 @@ InstallNics(RdmaHelper& rdma,
     rdma.SetNicAttribute("AckInterval", UintegerValue(s.ackInterval));
     rdma.SetNicAttribute("AckDscp", IntegerValue(-1));
     rdma.SetNicAttribute("CnpInterval", TimeValue(cnpInterval));
-    if (s.dcqcn)
+    if (!s.ccTypeId.empty())
+    {
+        InstallRateWindowCc(rdma, s, topo);
+    }
+    else if (s.dcqcn)
     {
         std::map<std::string, std::string> a(s.dcqcnAttributes.begin(), s.dcqcnAttributes.end());
         // Values as text (with units): ns-3 converts them to each attribute's type and

@@ -759,7 +759,16 @@ TEST(RdmaHpccCompat, ExampleRefusesWhatItCannotHonour)
     WriteFile(dir + "/topo.txt", "3 1 2\n2\n0 2 100Gbps 0.001ms 0\n1 2 100Gbps 0.001ms 0\n");
     WriteFile(dir + "/flows.txt", "1\n0 1 3 100 1000 2.0\n");
     const std::vector<std::pair<std::string, std::string>> cases = {
-        {"CC_MODE 3\n", "CC_MODE 3: CC_MODE 3 .HPCC. is not supported yet; supported: 1 .DCQCN."},
+        {"CC_MODE 10\n",
+         "CC_MODE 10: CC_MODE 10 .HPCC-PINT. is not supported; supported: 1 .DCQCN., 3 "
+         ".HPCC., 7 .TIMELY., 8 .DCTCP."},
+        {"CC_MODE 7\nHAS_WIN 1\n",
+         "HAS_WIN 1: TIMELY with a window .run.py timely_vwin. is not supported; valid: "
+         "HAS_WIN 0"},
+        {"CC_MODE 3\nMULTI_RATE 1\n",
+         "MULTI_RATE 1: HPCC with a rate per hop is not supported; valid: MULTI_RATE 0"},
+        {"CC_MODE 3\nHAS_WIN 1\nVAR_WIN 0\nMULTI_RATE 0\n",
+         "VAR_WIN 0: HPCC's window is W = R x T .VAR_WIN 1.; a fixed BDP window"},
         {"HAS_WIN 1\n",
          "HAS_WIN 1: a window of one bandwidth-delay product per flow is not "
          "supported yet"},
@@ -997,4 +1006,48 @@ TEST(RdmaHpccCompat, HpccEcmpTakesThePeersPaths)
         EXPECT_EQ(walked, path) << "flow from host " << path[0];
     }
     Simulator::Destroy();
+}
+
+TEST(RdmaHpccCompat, DctcpAndTimelyModesRunWithThePeersKeys)
+{
+    if (HpccCompatExample().empty())
+    {
+        GTEST_SKIP() << "examples are not built (configure with --enable-examples)";
+    }
+    // CC_MODE 8 with the keys of the peer's run.py for DCTCP (window on, VAR_WIN 1, g 1/16,
+    // DCTCP_RATE_AI 615 Mb/s) and a 30 KB step threshold: two 1 MB flows into one port.
+    const std::string dir = OutputDir("hpcc-compat-dctcp");
+    WriteTwoToOneIncast(dir,
+                        "CC_MODE 8\nENABLE_QCN 1\nHAS_WIN 1\nVAR_WIN 1\nEWMA_GAIN 0.0625\n"
+                        "DCTCP_RATE_AI 615Mb/s\nBUFFER_SIZE 1\nKMIN_MAP 1 100000000000 30\n"
+                        "KMAX_MAP 1 100000000000 30\nPMAX_MAP 1 100000000000 1\n");
+    std::string output;
+    ASSERT_EQ(RunExample(dir, dir + "/config.txt", &output), 0) << output;
+    EXPECT_NE(output.find("flows completed 2/2"), std::string::npos) << output;
+    EXPECT_NE(output.find("-> ns3::DctcpCongestionControl::AdditiveIncreaseRate 615Mb/s"),
+              std::string::npos)
+        << output;
+    EXPECT_NE(output.find("-> ns3::DctcpCongestionControl::G 0.0625"), std::string::npos) << output;
+    // The peer's T: 2 x (1 + 1) us of propagation + 2 x 1000 B x 8 / 100 Gb/s = 4160 ns;
+    // BDP = 4160 ns x 100 Gb/s / 8 = 52000 bytes.
+    EXPECT_NE(output.find("base RTT T (GLOBAL_T 1, the largest of the topology): 4160 ns, BDP "
+                          "52000 bytes"),
+              std::string::npos)
+        << output;
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(output, m, std::regex("ECN marks ([0-9]+)"))) << output;
+    EXPECT_GT(std::stoull(m[1]), 0u);
+    // DCTCP (and the window) keep the queue far below the PFC threshold of a 1 MB buffer.
+    EXPECT_NE(output.find("pause frames 0"), std::string::npos) << output;
+
+    // CC_MODE 7 with the run.py TIMELY keys: AI 100 Mb/s, HAI 500 Mb/s, no window.
+    WriteTwoToOneIncast(dir,
+                        "CC_MODE 7\nHAS_WIN 0\nRATE_AI 100Mb/s\nRATE_HAI 500Mb/s\n"
+                        "ACK_HIGH_PRIO 1\n");
+    ASSERT_EQ(RunExample(dir, dir + "/config.txt", &output), 0) << output;
+    EXPECT_NE(output.find("flows completed 2/2"), std::string::npos) << output;
+    EXPECT_NE(output.find("-> ns3::TimelyCongestionControl::HyperIncreaseRate 500Mb/s"),
+              std::string::npos)
+        << output;
+    EXPECT_EQ(output.find("base RTT T"), std::string::npos) << output; // no window, no T
 }
