@@ -194,6 +194,7 @@ def build(bld):
             'test/rdma-multi-plane-test.cc',
             'test/rdma-hpcc-compat-test.cc',
             'test/rdma-pfc-storm-test.cc',
+            'test/rdma-cc-examples-test.cc',
             'test/rdma-ecmp-spray-test.cc',
             'test/rdma-path-selector-test.cc',
             'test/rdma-scale-up-test.cc',

@@ -42,6 +42,7 @@ def plot_comparison(runs, output):
            label="last completion")
     ax.axhline(float(runs[0]["bound_us"]), color="k", ls="--", lw=1,
                label="bound N x wire(size) / C")
+    ax.set_yscale("log")  # lossy runs wait for retransmission timeouts
     ax.set_ylabel("time (us)")
     ax.set_title("incast completion")
     ax.legend(fontsize=8)
@@ -100,12 +101,12 @@ def plot_series(path, label, output):
                     lw=0)
     ax1.set_ylabel("queue (KB)")
     ax1.set_title(f"{label}: queues (red: trunk paused)")
-    ax1.legend(fontsize=8)
+    ax1.legend(fontsize=8, loc="upper right")
     ax2.plot(t, [float(r["incast_delivered_bytes"]) / 1e6 for r in rows], label="incast")
     ax2.plot(t, [float(r["victim_delivered_bytes"]) / 1e6 for r in rows], label="victim")
     ax2.set_xlabel("time (us)")
     ax2.set_ylabel("delivered (MB)")
-    ax2.legend(fontsize=8)
+    ax2.legend(fontsize=8, loc="upper left")
     fig.tight_layout()
     fig.savefig(output, dpi=110)
     plt.close(fig)

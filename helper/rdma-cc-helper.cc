@@ -25,31 +25,19 @@ Resolve(const std::string& name,
         const std::string& base,
         const char* what)
 {
-    for (const auto& [shortName, typeId] : table)
-    {
-        if (name == shortName)
-        {
-            TypeId tid;
-            NS_ABORT_MSG_UNLESS(TypeId::LookupByNameFailSafe(typeId, &tid),
-                                what << " '" << name << "' (" << typeId
-                                     << ") is not part of this build");
-            return typeId;
-        }
-    }
-    TypeId tid;
     const TypeId parent = TypeId::LookupByName(base);
-    if (TypeId::LookupByNameFailSafe(name, &tid) && tid != parent && tid.IsChildOf(parent) &&
-        tid.HasConstructor())
-    {
-        return name;
-    }
-    std::ostringstream valid;
+    std::ostringstream valid; // the short names of this build, then every TypeId
+    std::string fromTable;
     for (const auto& [shortName, typeId] : table)
     {
         TypeId t;
         if (TypeId::LookupByNameFailSafe(typeId, &t))
         {
             valid << (valid.tellp() > 0 ? ", " : "") << shortName;
+        }
+        if (name == shortName)
+        {
+            fromTable = typeId;
         }
     }
     for (uint16_t i = 0; i < TypeId::GetRegisteredN(); ++i)
@@ -59,6 +47,19 @@ Resolve(const std::string& name,
         {
             valid << ", " << t.GetName();
         }
+    }
+    TypeId tid;
+    if (!fromTable.empty())
+    {
+        NS_ABORT_MSG_UNLESS(TypeId::LookupByNameFailSafe(fromTable, &tid),
+                            what << " '" << name << "' (" << fromTable
+                                 << ") is not part of this build; valid: " << valid.str());
+        return fromTable;
+    }
+    if (TypeId::LookupByNameFailSafe(name, &tid) && tid != parent && tid.IsChildOf(parent) &&
+        tid.HasConstructor())
+    {
+        return name;
     }
     NS_ABORT_MSG(what << " '" << name << "' is unknown; valid: " << valid.str());
     return "";
