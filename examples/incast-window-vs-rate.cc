@@ -9,23 +9,28 @@
  * control (--cc: a short name such as dcqcn, hpcc, swift, or any TypeId name; --ccAttr
  * sets its attributes), with PFC on or off and any loss recovery (--lossRecovery).
  *
- *   incast sender 1 --\                              /-- R   (incast receiver)
- *   incast sender N ---+-- switch A ===trunk=== switch B
- *   victim sender V --/                              \-- R2  (victim receiver)
+ *   victim sender V ----\
+ *   incast senders 1-7 --+-- leaf 1 ==trunk==\         /-- R   (incast receiver)
+ *   incast senders 8-15 --- leaf 2 ==trunk===+== B ==+
+ *   ...                     leaf L ==trunk==/         \-- R2  (victim receiver)
  *
- * Host links run at --rate; the trunk at --trunkRate, by default (N + 1) x --rate, so the
- * fabric is non-blocking and the only congested port is B's downlink to R. The victim
- * V -> R2 never crosses that port: it shares only the trunk (A's egress to B, B's ingress
- * from A) with the incast. What hurts it is PFC. B's buffer fills with packets for R, all
- * charged to B's ingress port from the trunk; past its XOFF threshold B pauses the trunk's
- * RoCE class, which stops the victim's packets as well (head-of-line blocking: a pause
- * stops a class on a link, not a flow); A's trunk queue then fills and A pauses its host
- * ports, the victim's included. Without PFC, B drops instead (lossy admission is per
- * ingress queue too, so the victim's packets arriving on the trunk can be dropped when the
- * incast has used the trunk's share of the buffer), and the loss recovery (--lossRecovery)
+ * The senders sit --hostsPerLeaf (8) to a leaf switch, the victim first; every leaf has one
+ * trunk to switch B, which holds both receivers. Host links run at --rate (100 Gb/s), the
+ * trunks at --trunkRate, by default hostsPerLeaf x --rate (800 Gb/s), so every leaf is
+ * non-blocking and the only congested port is B's downlink to R. The victim V -> R2 never
+ * crosses that port: it shares only its leaf's trunk (the leaf's egress to B, B's ingress
+ * from it) with seven incast flows. What hurts it is PFC. B's buffer fills with packets for
+ * R, charged to B's ingress ports from the trunks; past its XOFF threshold B pauses the
+ * trunks' RoCE class, which stops the victim's packets as well (head-of-line blocking: a
+ * pause stops a class on a link, not a flow); the leaf's trunk queue then fills and the leaf
+ * pauses its host ports, the victim's included. Without PFC, B drops instead (lossy
+ * admission is per ingress queue too, so the victim's packets arriving on the trunk can be
+ * dropped when the incast has used that trunk's share of the buffer), and the loss recovery
  * resends. A congestion control that keeps B's queue short spares the victim both. With
- * --trunkRate below the non-blocking figure the trunk itself congests and the victim
- * shares A's trunk queue with the incast as well.
+ * --trunkRate below the non-blocking figure the trunks congest too, and the victim shares
+ * its leaf's trunk queue with the incast as well. Every rate has an in-band telemetry
+ * line-rate code (10, 25, 40, 50, 100, 200, 400, 800 Gb/s) by default, as HPCC's switches
+ * need.
  *
  * Figures (stdout and one row per run appended to <outputDir>/runs.csv):
  *  - incast flow completion times (mean, p99) and the last completion against the
@@ -37,15 +42,18 @@
  *    round trip brings its ACK back);
  *  - B's bottleneck egress queue (RoCE class): peak and time-average up to the last incast
  *    completion, exact (from the switch's EgressQueue trace, not sampled);
- *  - PFC: XOFF frames sent by B and A, and how long the trunk was paused (sampled);
+ *  - PFC: XOFF frames sent by B and by the leaves, and how long the victim's trunk was
+ *    paused (sampled);
  *  - drops (switches and links), retransmissions, timeouts; and conservation: payload bytes
  *    posted and delivered in order (equal when every flow completed).
  * The time series (<outputDir>/queue-<label>.csv, every --sampleInterval) holds B's
- * bottleneck queue, A's trunk queue, whether the trunk is paused, the paused host ports
+ * bottleneck queue, the victim leaf's trunk queue, whether that trunk is paused, the paused
+ * host ports
  * and the bytes each side delivered. examples/plot-incast-window-vs-rate.py draws both.
  *
  * The queue pairs get the path's base RTT (RdmaQueuePair::BaseRtt: a full data packet
- * and its ACK stored and forwarded over the three links, plus propagation) unless
+ * and its ACK stored and forwarded over host link, trunk and host link, plus propagation)
+ * unless
  * --baseRtt=0, for the congestion controls that need it (HPCC's window C x T, Swift's
  * target).
  */
@@ -83,6 +91,7 @@ struct Options
     Time victimStart{Seconds(0)};
     std::string rate{"100Gbps"};
     std::string trunkRate{"0"};
+    uint32_t hostsPerLeaf{8};
     Time delay{MicroSeconds(1)};
     uint64_t buffer{4 * 1024 * 1024};
     bool pfc{true};
@@ -127,7 +136,7 @@ struct Result
     double queuePeak{0};
     double queueMean{0};
     uint64_t xoffB{0};
-    uint64_t xoffA{0};
+    uint64_t xoffA{0}; //!< sent by the leaves
     double trunkPausedUs{0};
     uint64_t switchDrops{0};
     uint64_t linkDrops{0};
@@ -185,7 +194,7 @@ struct RunState
     QueueTracker queue;
     std::ofstream* series{nullptr};
     Ptr<RdmaNetDevice> bottleneck;             //!< B's port to R
-    Ptr<RdmaNetDevice> trunkA;                 //!< A's port to B
+    Ptr<RdmaNetDevice> trunkA;                 //!< the victim's leaf's port to B
     std::vector<Ptr<RdmaNetDevice>> hostPorts; //!< senders' NIC ports
     Time interval;
     uint64_t trunkPausedSamples{0};
@@ -288,9 +297,13 @@ RunScenario(const Options& o, bool withIncast, std::ofstream* series, Time baseR
 {
     const uint32_t n = withIncast ? o.senders : 0;
     const bool victim = o.victimSize > 0;
-    NodeContainer switches(2);  // A, B
     NodeContainer receivers(2); // R, R2
     NodeContainer senders(n + (victim ? 1 : 0));
+    // Leaves: the victim first, then the incast senders, hostsPerLeaf to a leaf.
+    const uint32_t nLeaves = (senders.GetN() + o.hostsPerLeaf - 1) / o.hostsPerLeaf;
+    NodeContainer leaves(nLeaves);
+    Ptr<Node> bNode = CreateObject<Node>();
+    NodeContainer switches(leaves, NodeContainer(bNode));
 
     RdmaLinkHelper hostLink;
     hostLink.SetDeviceAttribute("DataRate", StringValue(o.rate));
@@ -298,15 +311,21 @@ RunScenario(const Options& o, bool withIncast, std::ofstream* series, Time baseR
     RdmaLinkHelper trunkLink;
     trunkLink.SetDeviceAttribute("DataRate", DataRateValue(trunk));
     trunkLink.SetChannelAttribute("Delay", TimeValue(o.delay));
-    // Port numbers follow the device order: A port 0 and B port 0 are the trunk, B port 1
-    // faces R, B port 2 faces R2, A port i + 1 faces sender i.
-    NetDeviceContainer trunkDevices = trunkLink.Install(switches.Get(0), switches.Get(1));
-    NetDeviceContainer toR = hostLink.Install(receivers.Get(0), switches.Get(1));
-    hostLink.Install(receivers.Get(1), switches.Get(1));
+    // Port numbers follow the device order: B's ports 0..L-1 are the trunks from the leaves,
+    // port L faces R, port L + 1 faces R2; a leaf's port 0 is its trunk.
+    std::vector<Ptr<RdmaNetDevice>> trunkUp; // each leaf's port to B
+    for (uint32_t l = 0; l < nLeaves; ++l)
+    {
+        NetDeviceContainer d = trunkLink.Install(leaves.Get(l), bNode);
+        trunkUp.push_back(DynamicCast<RdmaNetDevice>(d.Get(0)));
+    }
+    NetDeviceContainer toR = hostLink.Install(receivers.Get(0), bNode);
+    hostLink.Install(receivers.Get(1), bNode);
     std::vector<Ptr<RdmaNetDevice>> hostPorts;
     for (uint32_t i = 0; i < senders.GetN(); ++i)
     {
-        NetDeviceContainer d = hostLink.Install(senders.Get(i), switches.Get(0));
+        const uint32_t place = victim ? (i == n ? 0 : i + 1) : i; // the victim first
+        NetDeviceContainer d = hostLink.Install(senders.Get(i), leaves.Get(place / o.hostsPerLeaf));
         hostPorts.push_back(DynamicCast<RdmaNetDevice>(d.Get(0)));
     }
 
@@ -358,17 +377,16 @@ RunScenario(const Options& o, bool withIncast, std::ofstream* series, Time baseR
     s.remaining = senders.GetN();
     s.incastRemaining = n;
 
-    Ptr<RdmaSwitch> a = switches.Get(0)->GetObject<RdmaSwitch>();
-    Ptr<RdmaSwitch> b = switches.Get(1)->GetObject<RdmaSwitch>();
+    Ptr<RdmaSwitch> b = bNode->GetObject<RdmaSwitch>();
     s.bottleneck = DynamicCast<RdmaNetDevice>(toR.Get(1));
-    s.trunkA = DynamicCast<RdmaNetDevice>(trunkDevices.Get(0));
-    NS_ABORT_MSG_UNLESS(b->GetPort(1) == s.bottleneck, "B's port 1 is not the port to R");
-    s.queue.port = 1;
+    s.trunkA = trunkUp[0]; // the victim's leaf
+    NS_ABORT_MSG_UNLESS(b->GetPort(nLeaves) == s.bottleneck, "B's port L is not the port to R");
+    s.queue.port = nLeaves;
     b->TraceConnectWithoutContext("EgressQueue", MakeBoundCallback(&OnEgressQueue, &s.queue));
     s.hostPorts = hostPorts;
     s.series = series;
     s.interval = o.sampleInterval;
-    Simulator::ScheduleWithContext(switches.Get(0)->GetId(), Seconds(0), &Sample, &s);
+    Simulator::ScheduleWithContext(bNode->GetId(), Seconds(0), &Sample, &s);
 
     Simulator::Stop(o.stopTime);
     Simulator::Run();
@@ -401,10 +419,14 @@ RunScenario(const Options& o, bool withIncast, std::ofstream* series, Time baseR
     r.queuePeak = s.queue.peak;
     r.queueMean = span > 0 ? s.queue.integral / span : 0;
     r.xoffB = b->GetPfcPausesSent();
-    r.xoffA = a->GetPfcPausesSent();
     r.trunkPausedUs = s.trunkPausedSamples * o.sampleInterval.GetSeconds() * 1e6;
-    r.switchDrops = a->GetTotalDrops() + b->GetTotalDrops();
-    r.ecnMarks = a->GetEcnMarks() + b->GetEcnMarks();
+    for (uint32_t i = 0; i < switches.GetN(); ++i)
+    {
+        Ptr<RdmaSwitch> sw = switches.Get(i)->GetObject<RdmaSwitch>();
+        r.xoffA += sw == b ? 0 : sw->GetPfcPausesSent();
+        r.switchDrops += sw->GetTotalDrops();
+        r.ecnMarks += sw->GetEcnMarks();
+    }
     for (NodeContainer c : {switches, receivers, senders})
     {
         for (uint32_t i = 0; i < c.GetN(); ++i)
@@ -458,7 +480,12 @@ main(int argc, char* argv[])
     cmd.AddValue("victimSize", "bytes the victim WRITEs (0: no victim)", o.victimSize);
     cmd.AddValue("victimStart", "when the victim posts its WRITE", o.victimStart);
     cmd.AddValue("rate", "rate of every host link", o.rate);
-    cmd.AddValue("trunkRate", "rate of the trunk A-B (0: (N + 1) x --rate)", o.trunkRate);
+    cmd.AddValue("hostsPerLeaf",
+                 "senders per leaf switch (the victim's leaf included)",
+                 o.hostsPerLeaf);
+    cmd.AddValue("trunkRate",
+                 "rate of each leaf's trunk to B (0: hostsPerLeaf x --rate, non-blocking)",
+                 o.trunkRate);
     cmd.AddValue("delay", "propagation delay of every link", o.delay);
     cmd.AddValue("buffer", "shared buffer of each switch, bytes", o.buffer);
     cmd.AddValue("pfc", "PFC on the RoCE class (false: lossy)", o.pfc);
@@ -490,6 +517,8 @@ main(int argc, char* argv[])
 
     NS_ABORT_MSG_IF(o.senders < 1 || o.senders > 256,
                     "--senders " << o.senders << " is not valid; valid: 1..256");
+    NS_ABORT_MSG_IF(o.hostsPerLeaf < 1 || o.hostsPerLeaf > 64,
+                    "--hostsPerLeaf " << o.hostsPerLeaf << " is not valid; valid: 1..64");
     NS_ABORT_MSG_IF(o.size == 0, "--size 0 is not valid; valid: at least 1 byte");
     NS_ABORT_MSG_IF(o.mtu < 256 || o.mtu > 4096,
                     "--mtu " << o.mtu << " is not valid; valid: 256..4096");
@@ -505,7 +534,7 @@ main(int argc, char* argv[])
     DataRate trunk(o.trunkRate);
     if (trunk.GetBitRate() == 0)
     {
-        trunk = DataRate(host.GetBitRate() * (o.senders + 1));
+        trunk = DataRate(host.GetBitRate() * o.hostsPerLeaf);
     }
     const std::string ccTypeId = RdmaCcHelper::ResolveCongestionControl(o.cc);
     const std::string lrTypeId = RdmaCcHelper::ResolveLossRecovery(o.lossRecovery);
@@ -550,10 +579,10 @@ main(int argc, char* argv[])
 
     std::cout << std::fixed << std::setprecision(2);
     std::cout << "incast-window-vs-rate: " << o.senders << " x " << o.size << " B -> 1, victim "
-              << o.victimSize << " B; " << o.rate << " hosts, trunk " << trunk.GetBitRate() / 1e9
-              << " Gb/s, delay " << o.delay.As(Time::US) << ", MTU " << o.mtu << ", buffer "
-              << o.buffer << " B, PFC " << (o.pfc ? "on" : "off") << ", ECN "
-              << (o.ecn ? "on" : "off") << "\n";
+              << o.victimSize << " B; " << o.rate << " hosts, " << o.hostsPerLeaf
+              << " per leaf, trunks " << trunk.GetBitRate() / 1e9 << " Gb/s, delay "
+              << o.delay.As(Time::US) << ", MTU " << o.mtu << ", buffer " << o.buffer << " B, PFC "
+              << (o.pfc ? "on" : "off") << ", ECN " << (o.ecn ? "on" : "off") << "\n";
     std::cout << "  congestion control " << ccTypeId << (o.ccAttr.empty() ? "" : " ") << o.ccAttr
               << "; loss recovery " << lrTypeId << "; base RTT " << baseRtt.As(Time::NS)
               << " (path " << pathRtt.As(Time::NS) << ")\n";
@@ -572,8 +601,8 @@ main(int argc, char* argv[])
     std::cout << "  bottleneck queue (B -> R): peak " << r.queuePeak / 1e3 << " KB, mean "
               << r.queueMean / 1e3 << " KB (to the last incast completion); ECN marks "
               << r.ecnMarks << "\n";
-    std::cout << "  PFC: XOFF sent by B " << r.xoffB << ", by A " << r.xoffA << "; trunk paused "
-              << r.trunkPausedUs << " us\n";
+    std::cout << "  PFC: XOFF sent by B " << r.xoffB << ", by the leaves " << r.xoffA
+              << "; the victim's trunk paused " << r.trunkPausedUs << " us\n";
     std::cout << "  drops: switches " << r.switchDrops << ", links " << r.linkDrops
               << "; retransmissions " << r.retransmissions << ", timeouts " << r.timeouts << "\n";
     std::cout << "  bytes posted " << r.bytesPosted << ", delivered " << r.bytesDelivered
@@ -590,7 +619,7 @@ main(int argc, char* argv[])
         runs << "label,cc,cc_attr,loss_recovery,pfc,ecn,senders,size,victim_size,rate_gbps,"
                 "trunk_gbps,buffer,incast_completed,incast_fct_mean_us,incast_fct_p99_us,"
                 "last_completion_us,bound_us,last_over_bound,victim_fct_us,victim_alone_us,"
-                "victim_bound_us,queue_peak_bytes,queue_mean_bytes,xoff_b,xoff_a,"
+                "victim_bound_us,queue_peak_bytes,queue_mean_bytes,xoff_b,xoff_leaves,"
                 "trunk_paused_us,switch_drops,link_drops,retransmissions,timeouts,ecn_marks,"
                 "bytes_posted,bytes_delivered,events\n";
     }

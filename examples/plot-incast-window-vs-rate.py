@@ -65,7 +65,7 @@ def plot_comparison(runs, output):
     ax.legend(fontsize=8)
     ax = axes[1][1]
     w = 0.2
-    for k, (key, name) in enumerate([("xoff_b", "XOFF by B"), ("xoff_a", "XOFF by A"),
+    for k, (key, name) in enumerate([("xoff_b", "XOFF by B"), ("xoff_leaves", "XOFF by leaves"),
                                       ("switch_drops", "drops"),
                                       ("retransmissions", "retransmissions")]):
         ax.bar([i + (k - 1.5) * w for i in x], [max(float(r[key]), 0.5) for r in runs], w,

@@ -7,6 +7,10 @@
 #include "rdma-helper.h"
 
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
+#include "ns3/object-factory.h"
+#include "ns3/rdma-congestion-control.h"
+#include "ns3/rdma-switch.h"
 #include "ns3/string.h"
 #include "ns3/type-id.h"
 
@@ -174,9 +178,21 @@ RdmaCcHelper::SetCongestionControl(RdmaHelper& rdma,
 {
     const std::string typeId = ResolveCongestionControl(name);
     rdma.SetCongestionControl(typeId);
+    ObjectFactory factory(typeId);
     for (const auto& [attr, value] : ParseAttributes(typeId, attributes, "--ccAttr"))
     {
         rdma.SetCongestionControl(typeId, attr, StringValue(value));
+        factory.Set(attr, StringValue(value));
+    }
+    // A congestion control fed by in-band telemetry needs switches that write it.
+    if (factory.Create<RdmaCongestionControl>()->NeedsTelemetry())
+    {
+        TypeId::AttributeInformation info;
+        NS_ABORT_MSG_UNLESS(RdmaSwitch::GetTypeId().LookupAttributeByName("Telemetry", &info),
+                            "congestion control " << typeId
+                                                  << " needs in-band telemetry, which the "
+                                                     "switches of this build cannot write");
+        rdma.SetSwitchAttribute("Telemetry", BooleanValue(true));
     }
     return typeId;
 }

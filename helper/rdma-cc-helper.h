@@ -61,7 +61,9 @@ class RdmaCcHelper
         const std::string& option);
 
     /**
-     * rdma.SetCongestionControl with a resolved name and checked attributes.
+     * rdma.SetCongestionControl with a resolved name and checked attributes; if the
+     * algorithm NeedsTelemetry(), also the switches' Telemetry attribute (they write the
+     * in-band telemetry hop records it reads).
      * \param rdma the helper to configure
      * \param name short name or TypeId name
      * \param attributes "Name=Value,..." for it
