@@ -10,8 +10,14 @@ Analytical curves, as in examples/goodput-vs-loss.cc:
   selective repeat   (1 - p) h,  h = (MTU + 82) / (MTU + 98)
   go-back-0          N / (N + (1/q - 1) (E[j | loss] + K - 1)),  q = (1 - p)^N
 
+Runs with a window congestion control (goodput-vs-loss --ccs=..., the CSV's cc column other
+than RdmaFixedRate) are drawn as their own measured curve, with a dotted line at 0.9 of that
+curve's loss-free goodput (the claim for selective repeat with the Falcon-like CC: at or
+above it at 5 % loss).
+
 Usage: examples/plot-goodput-vs-loss.py [--output results/goodput-vs-loss.png]
                                         results/goodput-vs-loss.csv [more.csv ...]
+(a panel's CSV may be several joined with '+': a.csv+b.csv)
 """
 import argparse
 import csv
@@ -42,12 +48,46 @@ def gb0(p, k, n):
     return n / (n + (1 / q - 1) * (ej + k - 1))
 
 
-def read(path):
-    with open(path) as f:
-        return list(csv.DictReader(f))
+def read(paths):
+    """Rows of one panel: one CSV, or several joined with '+' (e.g. a run per --ccs)."""
+    rows = []
+    for path in paths.split("+"):
+        with open(path) as f:
+            rows += list(csv.DictReader(f))
+    return rows
+
+
+DEFAULT_CC = "RdmaFixedRate"
+CC_STYLES = [("tab:blue", "D"), ("tab:orange", "v"), ("tab:olive", "P"), ("tab:cyan", "X")]
+
+
+def cc_curves(ax, rows, logx):
+    """Measured curves of the runs with a congestion control other than the default."""
+    keys = []
+    for r in rows:
+        key = (r["scheme"], r.get("cc", DEFAULT_CC))
+        if key[1] != DEFAULT_CC and key not in keys:
+            keys.append(key)
+    names = {k: label for k, label, _, _ in SCHEMES}
+    for i, (scheme, cc) in enumerate(keys):
+        color, marker = CC_STYLES[i % len(CC_STYLES)]
+        pts = sorted((r for r in rows if r["scheme"] == scheme and r.get("cc") == cc),
+                     key=lambda r: float(r["loss_rate"]))
+        ax.plot([100 * float(r["loss_rate"]) for r in pts],
+                [float(r["efficiency"]) for r in pts], color=color, marker=marker,
+                markersize=7, linestyle="--", linewidth=1,
+                label=f"{names.get(scheme, scheme)} + {cc} CC (measured)")
+        free = [float(r["efficiency"]) for r in pts if float(r["loss_rate"]) == 0]
+        if free:
+            xs = [100 * float(r["loss_rate"]) for r in pts]
+            ax.plot([min(xs) if logx else 0, max(xs)], [0.9 * free[0]] * 2, color=color,
+                    linestyle=":", linewidth=1, label=f"0.9 x {cc} loss-free")
 
 
 def panel(ax, rows, title_prefix, logx):
+    cc_rows = rows
+    default_rows = [r for r in rows if r.get("cc", DEFAULT_CC) == DEFAULT_CC]
+    rows = default_rows or rows
     first = rows[0]
     k = float(first["k_analytic"])
     n = float(first["message_packets"])
@@ -70,12 +110,15 @@ def panel(ax, rows, title_prefix, logx):
         if not pts:
             continue
         ax.plot([100 * p for p in grid], analytic[key], color=color, alpha=0.6, linewidth=1.5)
+        if not default_rows:
+            continue  # only window-CC runs: drawn by cc_curves
         ax.plot([100 * float(r["loss_rate"]) for r in pts],
                 [float(r["efficiency"]) for r in pts],
                 linestyle="none", marker=marker, color=color, markersize=7,
                 label=f"{label} (measured; line: analytical)")
     ax.plot([100 * p for p in grid], [0.9 * (1 - p) * h for p in grid], color="tab:green",
             linestyle=":", linewidth=1, label="0.9 (1 - p) h")
+    cc_curves(ax, [r for r in cc_rows if not logx or float(r["loss_rate"]) > 0], logx)
     ax.set_xlabel("packet loss probability p (%)" + (", log scale" if logx else ""))
     ax.set_ylabel("goodput / loss-free goodput")
     ax.set_ylim(0, 1.05)
@@ -92,7 +135,8 @@ def panel(ax, rows, title_prefix, logx):
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("csv", nargs="+", help="CSV files written by goodput-vs-loss")
+    ap.add_argument("csv", nargs="+",
+                    help="CSV files written by goodput-vs-loss, one per panel ('+' joins several)")
     ap.add_argument("--output", default="results/goodput-vs-loss.png")
     args = ap.parse_args()
 

@@ -6,6 +6,7 @@
 #include "rdma-routing-helper.h"
 
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
 #include "ns3/global-value.h"
 #include "ns3/log.h"
 #include "ns3/pointer.h"
@@ -149,6 +150,12 @@ RdmaHelper::InstallHosts(NodeContainer hosts)
     }
 }
 
+void
+RdmaHelper::EnableTelemetry()
+{
+    m_switchFactory.Set("Telemetry", BooleanValue(true));
+}
+
 Ptr<RdmaSwitch>
 RdmaHelper::InstallSwitch(Ptr<Node> node)
 {
@@ -160,6 +167,10 @@ RdmaHelper::InstallSwitch(Ptr<Node> node)
     if (m_lbSet)
     {
         sw->SetAttribute("LoadBalancer", PointerValue(m_lbFactory.Create<RdmaLoadBalancer>()));
+    }
+    for (const ObjectFactory& f : m_egressFactories)
+    {
+        sw->AddEgressProcessor(f.Create<RdmaEgressProcessor>());
     }
     node->AggregateObject(sw);
     sw->SetNode(node);

@@ -106,6 +106,22 @@ class RdmaHelper
     void SetLoadBalancer(const std::string& typeId, Args&&... args);
 
     /**
+     * Add an egress stage to every switch installed from now on (one instance per switch,
+     * after the switch's RED marker and telemetry inserter; see RdmaSwitch::
+     * AddEgressProcessor). Several calls add several stages, in call order.
+     * \param typeId a subclass of ns3::RdmaEgressProcessor
+     * \param args attribute name/value pairs for it
+     */
+    template <typename... Args>
+    void AddEgressProcessor(const std::string& typeId, Args&&... args);
+
+    /**
+     * Switches installed from now on write in-band telemetry records into packets that ask
+     * for them (their Telemetry attribute; RdmaIntInserter).
+     */
+    void EnableTelemetry();
+
+    /**
      * Addresses of hosts installed from now on: network | 1, network | 2, ...
      * \param network the network address
      * \param mask its mask
@@ -187,6 +203,7 @@ class RdmaHelper
     bool m_lbSet{false};
     ObjectFactory m_psFactory;
     bool m_psSet{false};
+    std::vector<ObjectFactory> m_egressFactories; //!< AddEgressProcessor, in call order
     Ipv4Address m_network;
     Ipv4Mask m_mask;
     uint32_t m_nextHost{1};
@@ -221,6 +238,17 @@ RdmaHelper::SetLoadBalancer(const std::string& typeId, Args&&... args)
         CheckTypeId(typeId, TypeId::LookupByName("ns3::RdmaLoadBalancer"), "load balancer"));
     m_lbFactory.Set(std::forward<Args>(args)...);
     m_lbSet = true;
+}
+
+template <typename... Args>
+void
+RdmaHelper::AddEgressProcessor(const std::string& typeId, Args&&... args)
+{
+    ObjectFactory f;
+    f.SetTypeId(
+        CheckTypeId(typeId, TypeId::LookupByName("ns3::RdmaEgressProcessor"), "egress processor"));
+    f.Set(std::forward<Args>(args)...);
+    m_egressFactories.push_back(f);
 }
 
 template <typename... Args>

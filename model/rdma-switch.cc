@@ -11,8 +11,10 @@
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/pointer.h"
+#include "ns3/rdma-bth-header.h"
 #include "ns3/rdma-channel.h"
 #include "ns3/rdma-ecmp-load-balancer.h"
+#include "ns3/rdma-int-inserter.h"
 #include "ns3/rdma-net-device.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
@@ -45,11 +47,72 @@ constexpr uint16_t XOFF_QUANTA = 0xFFFF;
 /// Ingress FIFO entry: the ingress port in the low bits, and what the dequeue-time ECN marker
 /// needs from the IPv4 header (read at arrival, so the packet is not parsed again).
 constexpr uint32_t FIFO_PORT_MASK = 0x00ffffffU;
+constexpr uint32_t FIFO_TELEMETRY = 1U << 29;   //!< RoCEv2, BTH telemetry bit set
 constexpr uint32_t FIFO_ECN_CAPABLE = 1U << 30; //!< ECT(0) or ECT(1)
 constexpr uint32_t FIFO_CHECKSUM = 1U << 31;    //!< the IPv4 header carries a checksum
+
+/// The FIFO flags a stage's RdmaEgressProcessor::Filter bits require.
+inline uint32_t
+FilterFlags(uint8_t filter)
+{
+    return ((filter & RdmaEgressProcessor::FILTER_ECN_CAPABLE) ? FIFO_ECN_CAPABLE : 0) |
+           ((filter & RdmaEgressProcessor::FILTER_TELEMETRY) ? FIFO_TELEMETRY : 0);
+}
+
+/// RoCEv2's UDP destination port (IBTA annex A17.2).
+constexpr uint16_t ROCEV2_UDP_PORT = 4791;
+/// Offset of BTH byte 4 (F, B, T bits) after the IPv4 header: UDP (8) + 4.
+constexpr uint32_t BTH_BYTE4_AFTER_IP = 8 + 4;
 /// IP protocol numbers whose first four payload bytes are source and destination ports.
 constexpr uint8_t IPPROTO_TCP_NUMBER = 6;
 constexpr uint8_t IPPROTO_UDP_NUMBER = 17;
+
+/// Bytes of the IPv4 header the TTL update rewrites: version .. header checksum.
+constexpr uint32_t IPV4_TTL_REWRITE_BYTES = 12;
+
+/**
+ * The first 12 bytes of an IPv4 header as raw bytes, to rewrite TTL and checksum in place
+ * (RemoveAtStart + AddHeader: no allocation when the packet's buffer is not shared, and no
+ * parse and re-serialization of the whole header as with Ipv4Header).
+ */
+class Ipv4HeadBytes : public Header
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid =
+            TypeId("ns3::RdmaSwitch::Ipv4HeadBytes").SetParent<Header>().SetGroupName("Rdma");
+        return tid;
+    }
+
+    TypeId GetInstanceTypeId() const override
+    {
+        return GetTypeId();
+    }
+
+    void Print(std::ostream& os) const override
+    {
+        os << "IPv4 ttl=" << +m_bytes[8];
+    }
+
+    uint32_t GetSerializedSize() const override
+    {
+        return IPV4_TTL_REWRITE_BYTES;
+    }
+
+    void Serialize(Buffer::Iterator start) const override
+    {
+        start.Write(m_bytes, IPV4_TTL_REWRITE_BYTES);
+    }
+
+    uint32_t Deserialize(Buffer::Iterator start) override
+    {
+        start.Read(m_bytes, IPV4_TTL_REWRITE_BYTES);
+        return IPV4_TTL_REWRITE_BYTES;
+    }
+
+    uint8_t m_bytes[IPV4_TTL_REWRITE_BYTES]; //!< the bytes
+};
 
 /// \return big-endian 32-bit value at p
 inline uint32_t
@@ -74,38 +137,48 @@ RdmaSwitch::GetTypeId()
             .SetParent<Object>()
             .SetGroupName("Rdma")
             .AddConstructor<RdmaSwitch>()
-            .AddAttribute("EcnMarkingPoint",
-                          "Where RED/ECN decides: at enqueue on the bytes already queued "
-                          "(RED, RFC 2309; the default) or at dequeue on the bytes the packet "
-                          "leaves behind (the HPCC simulator's choice).",
-                          EnumValue(RdmaSwitch::ECN_AT_ENQUEUE),
-                          MakeEnumAccessor(&RdmaSwitch::m_ecnMarkingPoint),
-                          MakeEnumChecker(RdmaSwitch::ECN_AT_ENQUEUE,
-                                          "Enqueue",
-                                          RdmaSwitch::ECN_AT_DEQUEUE,
-                                          "Dequeue"))
-            .AddAttribute("EcnEnabled",
-                          "Mark ECN-capable packets CE by RED on the egress queue length.",
-                          BooleanValue(true),
-                          MakeBooleanAccessor(&RdmaSwitch::m_ecnEnabled),
-                          MakeBooleanChecker())
+            .AddAttribute(
+                "EcnMarkingPoint",
+                "Where RED/ECN decides: at enqueue on the bytes already queued "
+                "(RED, RFC 2309; the default) or at dequeue on the bytes the packet "
+                "leaves behind (the HPCC simulator's choice).",
+                EnumValue(RdmaSwitch::ECN_AT_ENQUEUE),
+                MakeEnumAccessor(&RdmaSwitch::SetEcnMarkingPoint, &RdmaSwitch::GetEcnMarkingPoint),
+                MakeEnumChecker(RdmaSwitch::ECN_AT_ENQUEUE,
+                                "Enqueue",
+                                RdmaSwitch::ECN_AT_DEQUEUE,
+                                "Dequeue"))
+            .AddAttribute(
+                "EcnEnabled",
+                "Mark ECN-capable packets CE by RED on the egress queue length.",
+                BooleanValue(true),
+                MakeBooleanAccessor(&RdmaSwitch::SetEcnEnabled, &RdmaSwitch::GetEcnEnabled),
+                MakeBooleanChecker())
             .AddAttribute("EcnKmin",
                           "RED minimum threshold, bytes of the egress (port, class) queue "
                           "(DCQCN, SIGCOMM 2015: 5 KB).",
                           UintegerValue(5000),
-                          MakeUintegerAccessor(&RdmaSwitch::m_kmin),
+                          MakeUintegerAccessor(&RdmaSwitch::SetEcnKmin, &RdmaSwitch::GetEcnKmin),
                           MakeUintegerChecker<uint64_t>())
             .AddAttribute("EcnKmax",
                           "RED maximum threshold, bytes (DCQCN: 200 KB). Above it every "
                           "ECN-capable packet is marked.",
                           UintegerValue(200000),
-                          MakeUintegerAccessor(&RdmaSwitch::m_kmax),
+                          MakeUintegerAccessor(&RdmaSwitch::SetEcnKmax, &RdmaSwitch::GetEcnKmax),
                           MakeUintegerChecker<uint64_t>())
             .AddAttribute("EcnPmax",
                           "RED marking probability at EcnKmax (DCQCN: 1%).",
                           DoubleValue(0.01),
-                          MakeDoubleAccessor(&RdmaSwitch::m_pmax),
+                          MakeDoubleAccessor(&RdmaSwitch::SetEcnPmax, &RdmaSwitch::GetEcnPmax),
                           MakeDoubleChecker<double>())
+            .AddAttribute("Telemetry",
+                          "Write an in-band telemetry hop record (RdmaIntInserter: line rate, "
+                          "time, tx bytes, queue) into every packet that carries a telemetry "
+                          "area (BTH telemetry bit), when it leaves an egress queue, as HPCC's "
+                          "switches do.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&RdmaSwitch::SetTelemetry, &RdmaSwitch::GetTelemetry),
+                          MakeBooleanChecker())
             .AddAttribute("EcmpSeed",
                           "Seed of the ECMP hash; 0: derived from the node id, so that "
                           "switches hash differently, and from ns-3's RngSeed and RngRun, "
@@ -174,7 +247,11 @@ RdmaSwitch::GetTypeId()
 RdmaSwitch::RdmaSwitch()
 {
     NS_LOG_FUNCTION(this);
-    m_rng = CreateObject<UniformRandomVariable>();
+    // The marker creates its random variable here, where the switch used to create its own:
+    // the automatic stream numbering, and thus every result, is unchanged.
+    m_red = CreateObject<RdmaRedEcnMarker>();
+    m_egress.push_back(m_red);
+    RebuildEgressHooks();
 }
 
 RdmaSwitch::~RdmaSwitch()
@@ -214,6 +291,15 @@ RdmaSwitch::DoInitialize()
     NS_LOG_FUNCTION(this);
     CheckConfig();
     m_mmu->Validate();
+    RebuildEgressHooks();
+    for (const auto& processor : m_egress)
+    {
+        for (uint32_t port = 0; port < m_ports.size(); ++port)
+        {
+            processor->CheckPort(port, m_ports[port]->GetDataRate().GetBitRate());
+        }
+        processor->Initialize();
+    }
     if (m_wdDetection.IsStrictlyPositive())
     {
         // The watchdog polls while some lossless class is paused or stormed; a received
@@ -247,7 +333,15 @@ RdmaSwitch::DoDispose()
     m_node = nullptr;
     m_mmu = nullptr;
     m_loadBalancer = nullptr;
-    m_rng = nullptr;
+    m_enqueueHooks.clear();
+    m_dequeueHooks.clear();
+    for (auto& processor : m_egress)
+    {
+        processor->Dispose();
+    }
+    m_egress.clear();
+    m_red = nullptr;
+    m_intInserter = nullptr;
     Object::DoDispose();
 }
 
@@ -268,6 +362,8 @@ RdmaSwitch::DropReasonName(DropReason reason)
         return "MALFORMED_PACKET";
     case PFC_WATCHDOG:
         return "PFC_WATCHDOG";
+    case TTL_EXPIRED:
+        return "TTL_EXPIRED";
     default:
         return "UNKNOWN";
     }
@@ -276,12 +372,16 @@ RdmaSwitch::DropReasonName(DropReason reason)
 void
 RdmaSwitch::CheckConfig() const
 {
-    NS_ABORT_MSG_IF(m_kmin > m_kmax,
-                    "RdmaSwitch: EcnKmin " << m_kmin << " B is larger than EcnKmax " << m_kmax
-                                           << " B; RED needs EcnKmin <= EcnKmax");
-    NS_ABORT_MSG_IF(!(m_pmax >= 0.0 && m_pmax <= 1.0),
-                    "RdmaSwitch: EcnPmax " << m_pmax
+    NS_ABORT_MSG_IF(GetEcnKmin() > GetEcnKmax(),
+                    "RdmaSwitch: EcnKmin " << GetEcnKmin() << " B is larger than EcnKmax "
+                                           << GetEcnKmax() << " B; RED needs EcnKmin <= EcnKmax");
+    NS_ABORT_MSG_IF(!(GetEcnPmax() >= 0.0 && GetEcnPmax() <= 1.0),
+                    "RdmaSwitch: EcnPmax " << GetEcnPmax()
                                            << " is not a probability; it must be in [0, 1]");
+    for (const auto& processor : m_egress)
+    {
+        processor->CheckConfig();
+    }
     NS_ABORT_MSG_IF(m_wdDetection.IsStrictlyPositive() && m_wdPollInterval > m_wdDetection,
                     "RdmaSwitch: PfcWatchdogPollInterval "
                         << m_wdPollInterval.As(Time::US) << " exceeds PfcWatchdogDetectionTime "
@@ -629,38 +729,300 @@ RdmaSwitch::GetLoadBalancer() const
 double
 RdmaSwitch::MarkProbability(uint64_t queueBytes, uint64_t kmin, uint64_t kmax, double pmax)
 {
-    if (queueBytes <= kmin)
-    {
-        return 0.0;
-    }
-    if (queueBytes > kmax)
-    {
-        return 1.0;
-    }
-    return pmax * static_cast<double>(queueBytes - kmin) / static_cast<double>(kmax - kmin);
+    return RdmaRedEcnMarker::MarkProbability(queueBytes, kmin, kmax, pmax);
 }
 
 bool
 RdmaSwitch::DecideEcnMark(uint64_t queueBytes)
 {
-    const double p = MarkProbability(queueBytes, m_kmin, m_kmax, m_pmax);
-    if (p <= 0.0)
-    {
-        return false;
-    }
-    if (p >= 1.0)
-    {
-        return true;
-    }
-    return m_rng->GetValue() < p;
+    return m_red->DecideMark(queueBytes);
 }
 
 int64_t
 RdmaSwitch::AssignStreams(int64_t stream)
 {
     NS_LOG_FUNCTION(this << stream);
-    m_rng->SetStream(stream);
-    return 1 + m_loadBalancer->AssignStreams(stream + 1);
+    // The RED marker first and the load balancer next, as before the egress stages existed
+    // (same streams, same results); the other stages after them.
+    int64_t n = m_red->AssignStreams(stream);
+    n += m_loadBalancer->AssignStreams(stream + n);
+    for (std::size_t i = 1; i < m_egress.size(); ++i)
+    {
+        n += m_egress[i]->AssignStreams(stream + n);
+    }
+    return n;
+}
+
+void
+RdmaSwitch::AddEgressProcessor(Ptr<RdmaEgressProcessor> processor)
+{
+    NS_LOG_FUNCTION(this << processor);
+    NS_ABORT_MSG_IF(!processor, "RdmaSwitch::AddEgressProcessor: null processor");
+    NS_ABORT_MSG_IF(std::find(m_egress.begin(), m_egress.end(), processor) != m_egress.end(),
+                    "RdmaSwitch::AddEgressProcessor: the "
+                        << processor->GetInstanceTypeId().GetName()
+                        << " is already a stage of this switch");
+    processor->CheckConfig();
+    m_egress.push_back(processor);
+    RebuildEgressHooks();
+}
+
+uint32_t
+RdmaSwitch::GetNEgressProcessors() const
+{
+    return static_cast<uint32_t>(m_egress.size());
+}
+
+Ptr<RdmaEgressProcessor>
+RdmaSwitch::GetEgressProcessor(uint32_t i) const
+{
+    NS_ABORT_MSG_IF(i >= m_egress.size(),
+                    "RdmaSwitch::GetEgressProcessor: stage "
+                        << i << " does not exist (stages: " << m_egress.size() << ")");
+    return m_egress[i];
+}
+
+Ptr<RdmaRedEcnMarker>
+RdmaSwitch::GetEcnMarker() const
+{
+    return m_red;
+}
+
+Ptr<RdmaIntInserter>
+RdmaSwitch::GetIntInserter() const
+{
+    return m_intInserter;
+}
+
+void
+RdmaSwitch::RebuildEgressHooks()
+{
+    m_enqueueHooks.clear();
+    m_dequeueHooks.clear();
+    m_readTelemetryBit = false;
+    for (const auto& processor : m_egress)
+    {
+        if (processor == m_red && !m_ecnEnabled)
+        {
+            continue;
+        }
+        const uint8_t hooks = processor->GetHooks();
+        const uint8_t filter = processor->GetPacketFilter();
+        const EgressHook hook{PeekPointer(processor),
+                              FilterFlags(filter),
+                              processor->UsesPortState()};
+        if (hooks & RdmaEgressProcessor::HOOK_ENQUEUE)
+        {
+            m_enqueueHooks.push_back(hook);
+        }
+        if (hooks & RdmaEgressProcessor::HOOK_DEQUEUE)
+        {
+            m_dequeueHooks.push_back(hook);
+        }
+        if ((hooks != 0) && (filter & RdmaEgressProcessor::FILTER_TELEMETRY))
+        {
+            m_readTelemetryBit = true;
+        }
+    }
+}
+
+void
+RdmaSwitch::FillPortState(RdmaEgressContext& ctx, uint64_t extraTxBytes) const
+{
+    const Ptr<RdmaNetDevice>& dev = m_ports[ctx.port];
+    ctx.lineRateBps = dev->GetDataRate().GetBitRate();
+    ctx.txBytes = dev->GetTxWireBytes() + extraTxBytes;
+    uint64_t total = 0;
+    for (uint8_t c = 0; c < NUM_CLASSES; ++c)
+    {
+        total += m_mmu->GetEgressBytes(ctx.port, c);
+    }
+    ctx.portQueueBytes = total;
+    ctx.now = Simulator::Now();
+}
+
+void
+RdmaSwitch::RunEnqueueHooks(const Ptr<Packet>& packet,
+                            uint32_t port,
+                            uint8_t cls,
+                            uint64_t queueBefore,
+                            uint32_t flags)
+{
+    RdmaEgressContext ctx;
+    ctx.port = port;
+    ctx.cls = cls;
+    ctx.ecnCapable = (flags & FIFO_ECN_CAPABLE) != 0;
+    ctx.checksum = (flags & FIFO_CHECKSUM) != 0;
+    ctx.telemetry = (flags & FIFO_TELEMETRY) != 0;
+    ctx.queueBytes = queueBefore;
+    bool portState = false;
+    bool marked = false;
+    for (const EgressHook& hook : m_enqueueHooks)
+    {
+        if ((flags & hook.filterFlags) != hook.filterFlags)
+        {
+            continue;
+        }
+        if (hook.portState && !portState)
+        {
+            FillPortState(ctx, 0);
+            ctx.portQueueBytes -= packet->GetSize(); // admitted already: exclude it
+            portState = true;
+        }
+        if (hook.processor->Enqueue(packet, ctx) == RdmaEgressProcessor::MARK_CE && !marked)
+        {
+            MarkPacket(packet, ctx.checksum, port, cls, queueBefore);
+            marked = true;
+        }
+    }
+}
+
+void
+RdmaSwitch::RunDequeueHooks(const Ptr<Packet>& packet, uint32_t port, uint8_t cls, uint32_t flags)
+{
+    RdmaEgressContext ctx;
+    ctx.port = port;
+    ctx.cls = cls;
+    ctx.ecnCapable = (flags & FIFO_ECN_CAPABLE) != 0;
+    ctx.checksum = (flags & FIFO_CHECKSUM) != 0;
+    ctx.telemetry = (flags & FIFO_TELEMETRY) != 0;
+    ctx.queueBytes = m_mmu->GetEgressBytes(port, cls);
+    bool portState = false;
+    bool marked = false;
+    for (const EgressHook& hook : m_dequeueHooks)
+    {
+        if ((flags & hook.filterFlags) != hook.filterFlags)
+        {
+            continue;
+        }
+        if (hook.portState && !portState)
+        {
+            // The frame is about to start: count it (Ethernet header added by the device).
+            FillPortState(ctx, RdmaNetDevice::WireBytes(packet->GetSize() + ETHERNET_HEADER_BYTES));
+            portState = true;
+        }
+        if (hook.processor->Dequeue(packet, ctx) == RdmaEgressProcessor::MARK_CE && !marked)
+        {
+            MarkPacket(packet, ctx.checksum, port, cls, ctx.queueBytes);
+            marked = true;
+        }
+    }
+}
+
+uint16_t
+RdmaSwitch::TtlDecrementChecksum(uint16_t checksum, uint8_t ttl, uint8_t protocol)
+{
+    // RFC 1624 eqn. 3: HC' = ~(~HC + ~m + m'), one's complement sums of 16-bit words, with
+    // m the word holding TTL and protocol before the change and m' after it.
+    const uint16_t m = static_cast<uint16_t>((ttl << 8) | protocol);
+    const uint16_t m1 = static_cast<uint16_t>(((ttl - 1) << 8) | protocol);
+    uint32_t sum = uint32_t(static_cast<uint16_t>(~checksum)) + static_cast<uint16_t>(~m) + m1;
+    sum = (sum & 0xffffU) + (sum >> 16);
+    sum = (sum & 0xffffU) + (sum >> 16);
+    return static_cast<uint16_t>(~sum);
+}
+
+void
+RdmaSwitch::DecrementTtl(const Ptr<Packet>& packet, const uint8_t* head, bool checksum)
+{
+    // One object reused: a Header's construction and destruction cost more than the rewrite.
+    static Ipv4HeadBytes h;
+    std::copy(head, head + IPV4_TTL_REWRITE_BYTES, h.m_bytes);
+    if (checksum)
+    {
+        const uint16_t c = TtlDecrementChecksum(ReadU16(head + 10), head[8], head[9]);
+        h.m_bytes[10] = static_cast<uint8_t>(c >> 8);
+        h.m_bytes[11] = static_cast<uint8_t>(c);
+    }
+    h.m_bytes[8] = static_cast<uint8_t>(head[8] - 1);
+    packet->RemoveAtStart(IPV4_TTL_REWRITE_BYTES);
+    packet->AddHeader(h);
+}
+
+void
+RdmaSwitch::SetEcnEnabled(bool enabled)
+{
+    m_ecnEnabled = enabled;
+    RebuildEgressHooks();
+}
+
+bool
+RdmaSwitch::GetEcnEnabled() const
+{
+    return m_ecnEnabled;
+}
+
+void
+RdmaSwitch::SetEcnMarkingPoint(EcnMarkingPoint point)
+{
+    m_red->SetMarkingPoint(point == ECN_AT_ENQUEUE ? RdmaRedEcnMarker::AT_ENQUEUE
+                                                   : RdmaRedEcnMarker::AT_DEQUEUE);
+    RebuildEgressHooks();
+}
+
+RdmaSwitch::EcnMarkingPoint
+RdmaSwitch::GetEcnMarkingPoint() const
+{
+    return m_red->GetMarkingPoint() == RdmaRedEcnMarker::AT_ENQUEUE ? ECN_AT_ENQUEUE
+                                                                    : ECN_AT_DEQUEUE;
+}
+
+void
+RdmaSwitch::SetEcnKmin(uint64_t kmin)
+{
+    m_red->SetKmin(kmin);
+}
+
+uint64_t
+RdmaSwitch::GetEcnKmin() const
+{
+    return m_red->GetKmin();
+}
+
+void
+RdmaSwitch::SetEcnKmax(uint64_t kmax)
+{
+    m_red->SetKmax(kmax);
+}
+
+uint64_t
+RdmaSwitch::GetEcnKmax() const
+{
+    return m_red->GetKmax();
+}
+
+void
+RdmaSwitch::SetEcnPmax(double pmax)
+{
+    m_red->SetPmax(pmax);
+}
+
+double
+RdmaSwitch::GetEcnPmax() const
+{
+    return m_red->GetPmax();
+}
+
+void
+RdmaSwitch::SetTelemetry(bool enabled)
+{
+    if (enabled && !m_intInserter)
+    {
+        m_intInserter = CreateObject<RdmaIntInserter>();
+        AddEgressProcessor(m_intInserter);
+    }
+    else if (!enabled && m_intInserter)
+    {
+        m_egress.erase(std::find(m_egress.begin(), m_egress.end(), m_intInserter));
+        m_intInserter = nullptr;
+        RebuildEgressHooks();
+    }
+}
+
+bool
+RdmaSwitch::GetTelemetry() const
+{
+    return m_intInserter != nullptr;
 }
 
 void
@@ -702,6 +1064,11 @@ RdmaSwitch::Forward(uint32_t inPort,
     if ((hdr[0] >> 4) != 4 || ihl < IPV4_HEADER_BYTES || ihl > size)
     {
         DropPacket(packet, MALFORMED_PACKET, inPort, cls);
+        return;
+    }
+    if (hdr[8] <= 1)
+    {
+        DropPacket(packet, TTL_EXPIRED, inPort, cls); // RFC 1812 5.3.1 (no ICMP is sent)
         return;
     }
     const uint8_t ipProtocol = hdr[9];
@@ -780,27 +1147,30 @@ RdmaSwitch::Forward(uint32_t inPort,
         SendPfcFrame(inPort, static_cast<uint8_t>(1U << cls), true, false);
     }
 
-    // ECN marking on the instantaneous egress queue length.
+    DecrementTtl(packet, head, hasChecksum);
+
+    // Egress stages (RED/ECN marking first) at enqueue. What the stages filter on is read
+    // from the header once, here, and kept in the FIFO entry for the dequeue hooks.
     const uint8_t ecn = tos & 0x03U;
     const bool ecnCapable = ecn == Ipv4Header::ECN_ECT1 || ecn == Ipv4Header::ECN_ECT0;
-    uint32_t fifoEntry = inPort;
-    if (m_ecnEnabled && ecnCapable)
+    uint32_t flags = (ecnCapable ? FIFO_ECN_CAPABLE : 0) | (hasChecksum ? FIFO_CHECKSUM : 0);
+    if (m_readTelemetryBit && ipProtocol == IPPROTO_UDP_NUMBER && dstPort == ROCEV2_UDP_PORT &&
+        ihl + BTH_BYTE4_AFTER_IP < size)
     {
-        if (m_ecnMarkingPoint == ECN_AT_ENQUEUE)
+        uint8_t upToBth[PARSE_BYTES_MAX + BTH_BYTE4_AFTER_IP];
+        packet->CopyData(upToBth, ihl + BTH_BYTE4_AFTER_IP + 1);
+        if (upToBth[ihl + BTH_BYTE4_AFTER_IP] & RdmaBthHeader::TELEMETRY_MASK)
         {
-            if (DecideEcnMark(queueBefore))
-            {
-                MarkPacket(packet, hasChecksum, outPort, cls, queueBefore);
-            }
+            flags |= FIFO_TELEMETRY;
         }
-        else
-        {
-            fifoEntry |= FIFO_ECN_CAPABLE | (hasChecksum ? FIFO_CHECKSUM : 0);
-        }
+    }
+    if (!m_enqueueHooks.empty())
+    {
+        RunEnqueueHooks(packet, outPort, cls, queueBefore, flags);
     }
 
     // Remember the ingress port before the device may dequeue synchronously.
-    m_ingressFifo[outPort][cls].push_back(fifoEntry);
+    m_ingressFifo[outPort][cls].push_back(inPort | flags);
     ++m_forwarded;
     if (!m_egressQueueTrace.IsEmpty())
     {
@@ -814,16 +1184,12 @@ RdmaSwitch::HandleDequeue(uint32_t port, const Ptr<Packet>& packet, uint8_t cls)
 {
     NS_LOG_FUNCTION(this << port << packet << unsigned(cls));
     const uint32_t entry = ReleaseEgress(port, packet->GetSize(), cls);
-    // Mark on the queue the packet leaves behind (the HPCC simulator's and several switch
-    // ASICs' choice): the congestion signal skips the queueing delay. Whether the packet is
-    // ECN-capable was read at arrival (FIFO_ECN_CAPABLE is set only when marking at dequeue).
-    if ((entry & FIFO_ECN_CAPABLE) && m_ecnEnabled && m_ecnMarkingPoint == ECN_AT_DEQUEUE)
+    // Dequeue-hook stages see the queue the packet leaves behind (RED marking at dequeue:
+    // the congestion signal skips the queueing delay; telemetry). What they filter on was
+    // read at arrival and kept in the FIFO entry.
+    if (!m_dequeueHooks.empty())
     {
-        const uint64_t queueBehind = m_mmu->GetEgressBytes(port, cls);
-        if (DecideEcnMark(queueBehind))
-        {
-            MarkPacket(packet, (entry & FIFO_CHECKSUM) != 0, port, cls, queueBehind);
-        }
+        RunDequeueHooks(packet, port, cls, entry);
     }
 }
 

@@ -9,9 +9,10 @@
 #include "ns3/net-device.h"
 #include "ns3/object.h"
 #include "ns3/packet.h"
-#include "ns3/random-variable-stream.h"
+#include "ns3/rdma-egress-processor.h"
 #include "ns3/rdma-load-balancer.h"
 #include "ns3/rdma-net-device.h"
+#include "ns3/rdma-red-ecn-marker.h"
 #include "ns3/rdma-switch-mmu.h"
 #include "ns3/traced-callback.h"
 
@@ -26,6 +27,7 @@ namespace ns3
 
 class Node;
 class RdmaNetDevice;
+class RdmaIntInserter;
 
 /**
  * \ingroup rdma
@@ -55,7 +57,7 @@ class RdmaNetDevice;
  * its node), so that independent runs also sample independent mappings of flows to paths.
  * Other policies: RdmaRandomSprayLoadBalancer, RdmaRoundRobinSprayLoadBalancer,
  * RdmaFlowletLoadBalancer, RdmaAdaptiveLoadBalancer.
- * The IPv4 header is forwarded unchanged except for ECN marking (no TTL decrement).
+ * The IPv4 header is forwarded unchanged except for the TTL (below) and ECN marking.
  *
  * <b>Admission.</b> The RdmaSwitchMmu accounts the packet on its (ingress port, class)
  * and its (egress port, class), or refuses it (drop reasons LOSSY_BUFFER_LIMIT,
@@ -69,10 +71,22 @@ class RdmaNetDevice;
  * resume threshold. The ingress port of every queued packet is kept in a FIFO per
  * egress (port, class) beside the device's FIFO queue.
  *
- * <b>ECN.</b> At enqueue, with q the bytes already waiting in the egress (port, class)
- * queue: no mark if q <= EcnKmin, probability EcnPmax (q - EcnKmin) / (EcnKmax - EcnKmin)
- * if EcnKmin < q <= EcnKmax, always if q > EcnKmax. Only ECT(0)/ECT(1) packets are
- * marked (CE); Not-ECT and CE packets are left alone.
+ * <b>Egress processing.</b> Stages that act on a packet when it enters its egress
+ * (port, class) queue and when it leaves it for the wire are RdmaEgressProcessor objects,
+ * called in the order they were added (the QueueDisc pattern: RED marking, telemetry and
+ * other AQMs are new classes, not new branches here). The first is always the switch's
+ * RdmaRedEcnMarker: at enqueue, with q the bytes already waiting in the egress (port,
+ * class) queue: no mark if q <= EcnKmin, probability EcnPmax (q - EcnKmin) / (EcnKmax -
+ * EcnKmin) if EcnKmin < q <= EcnKmax, always if q > EcnKmax; at dequeue (EcnMarkingPoint)
+ * on the bytes left behind. Only ECT(0)/ECT(1) packets are marked (CE); Not-ECT and CE
+ * packets are left alone. With Telemetry on, an
+ * RdmaIntInserter follows and writes a hop record into packets that carry a telemetry
+ * area. More stages: AddEgressProcessor (or RdmaHelper::AddEgressProcessor).
+ *
+ * <b>TTL.</b> Every forwarded IPv4 packet leaves with its TTL decremented (RFC 1812
+ * section 5.3.1; the header checksum, when present, updated incrementally as in RFC 1624);
+ * a packet that arrives with TTL 0 or 1 is dropped (reason TTL_EXPIRED, no ICMP). Hosts
+ * send TTL 64, so a receiver knows the hop count as 64 minus the TTL it reads.
  *
  * <b>PFC watchdog.</b> Off by default (PfcWatchdogDetectionTime 0). When on, every
  * PfcWatchdogPollInterval the switch looks at each lossless (egress port, class) transmit
@@ -109,6 +123,7 @@ class RdmaSwitch : public Object, public RdmaPortHandler
         EGRESS_QUEUE_LIMIT, //!< lossy class beyond the MMU's MaxEgressQueueBytes
         MALFORMED_PACKET,   //!< not an IPv4 packet, or truncated
         PFC_WATCHDOG,       //!< for a lossless queue the PFC watchdog found in a pause storm
+        TTL_EXPIRED,        //!< arrived with IPv4 TTL 0 or 1 (RFC 1812 section 5.3.1)
         NUM_DROP_REASONS    //!< number of reasons (not a reason)
     };
 
@@ -263,8 +278,37 @@ class RdmaSwitch : public Object, public RdmaPortHandler
     /// \return the ECMP seed in use (EcmpSeed, or derived from the node id if 0)
     uint64_t GetEffectiveEcmpSeed() const;
 
+    /**
+     * The IPv4 header checksum after the TTL is decremented by one, by RFC 1624's
+     * incremental update (eqn. 3), without summing the header again.
+     * \param checksum the checksum before
+     * \param ttl the TTL before (above 0)
+     * \param protocol the protocol byte (the TTL's 16-bit word partner)
+     * \return the checksum after
+     */
+    static uint16_t TtlDecrementChecksum(uint16_t checksum, uint8_t ttl, uint8_t protocol);
+
     /// \return the MMU
     Ptr<RdmaSwitchMmu> GetMmu() const;
+
+    /**
+     * Append an egress stage; it is called after those already there (the RED marker is
+     * always first). Its hooks and packet filter are read now, and its configuration
+     * checked.
+     * \param processor the stage (one switch per instance)
+     */
+    void AddEgressProcessor(Ptr<RdmaEgressProcessor> processor);
+    /// \return the number of egress stages, the RED marker included
+    uint32_t GetNEgressProcessors() const;
+    /**
+     * \param i stage index (0: the RED marker)
+     * \return the stage
+     */
+    Ptr<RdmaEgressProcessor> GetEgressProcessor(uint32_t i) const;
+    /// \return the switch's RED/ECN marker (configured by the Ecn* attributes)
+    Ptr<RdmaRedEcnMarker> GetEcnMarker() const;
+    /// \return the telemetry inserter (null unless the Telemetry attribute is true)
+    Ptr<RdmaIntInserter> GetIntInserter() const;
     /// \return the load balancer (attribute LoadBalancer)
     Ptr<RdmaLoadBalancer> GetLoadBalancer() const;
 
@@ -341,6 +385,57 @@ class RdmaSwitch : public Object, public RdmaPortHandler
   private:
     /// Abort on impossible ECN parameters.
     void CheckConfig() const;
+    /// Rebuild the per-hook lists of egress stages (stages, EcnEnabled or the marking
+    /// point changed).
+    void RebuildEgressHooks();
+    /**
+     * Call the enqueue-hook stages that want the packet.
+     * \param packet the packet
+     * \param port egress port
+     * \param cls class
+     * \param queueBefore bytes of (port, class) queued before the packet
+     * \param flags FIFO_* flags of the packet
+     */
+    void RunEnqueueHooks(const Ptr<Packet>& packet,
+                         uint32_t port,
+                         uint8_t cls,
+                         uint64_t queueBefore,
+                         uint32_t flags);
+    /**
+     * Call the dequeue-hook stages that want the packet.
+     * \param packet the packet
+     * \param port egress port
+     * \param cls class
+     * \param flags its ingress FIFO entry
+     */
+    void RunDequeueHooks(const Ptr<Packet>& packet, uint32_t port, uint8_t cls, uint32_t flags);
+    /**
+     * Fill the port state of an egress context (line rate, tx bytes, port queue, now).
+     * \param ctx the context (port set)
+     * \param extraTxBytes wire bytes to add to the port's counter (the packet at dequeue)
+     */
+    void FillPortState(RdmaEgressContext& ctx, uint64_t extraTxBytes) const;
+    /**
+     * Decrement the IPv4 TTL in place, and update the header checksum incrementally if
+     * the header carries one (RFC 1624).
+     * \param packet the packet, starting with its IPv4 header
+     * \param head its first bytes as received (at least 12; TTL above 1)
+     * \param checksum the header carries a checksum
+     */
+    void DecrementTtl(const Ptr<Packet>& packet, const uint8_t* head, bool checksum);
+    // Attribute accessors forwarding to the RED marker.
+    void SetEcnEnabled(bool enabled);
+    bool GetEcnEnabled() const;
+    void SetEcnMarkingPoint(EcnMarkingPoint point);
+    EcnMarkingPoint GetEcnMarkingPoint() const;
+    void SetEcnKmin(uint64_t kmin);
+    uint64_t GetEcnKmin() const;
+    void SetEcnKmax(uint64_t kmax);
+    uint64_t GetEcnKmax() const;
+    void SetEcnPmax(double pmax);
+    double GetEcnPmax() const;
+    void SetTelemetry(bool enabled);
+    bool GetTelemetry() const;
     /**
      * The single accounting point of drops.
      * \param packet the packet
@@ -478,15 +573,26 @@ class RdmaSwitch : public Object, public RdmaPortHandler
     /// Ingress port of every packet waiting in each egress (port, class) queue.
     std::vector<std::array<RdmaFifo<uint32_t>, NUM_CLASSES>> m_ingressFifo;
     std::vector<EventId> m_refreshEvents;
-    Ptr<UniformRandomVariable> m_rng;
     bool m_configChecked{false};
 
+    // Egress stages: m_egress[0] is m_red; the hook lists hold the stages each hook calls.
+    /// A stage as a hook calls it: raw pointer (m_egress owns it) and what it wants.
+    struct EgressHook
+    {
+        RdmaEgressProcessor* processor; //!< the stage
+        uint32_t filterFlags;           //!< FIFO_* flags the packet must all carry
+        bool portState;                 //!< the stage reads the port state
+    };
+
+    std::vector<Ptr<RdmaEgressProcessor>> m_egress;
+    std::vector<EgressHook> m_enqueueHooks;
+    std::vector<EgressHook> m_dequeueHooks;
+    bool m_readTelemetryBit{false}; //!< some stage wants FILTER_TELEMETRY packets
+    Ptr<RdmaRedEcnMarker> m_red;
+    Ptr<RdmaIntInserter> m_intInserter;
+
     // attributes
-    bool m_ecnEnabled;
-    EcnMarkingPoint m_ecnMarkingPoint; //!< enqueue or dequeue
-    uint64_t m_kmin;
-    uint64_t m_kmax;
-    double m_pmax;
+    bool m_ecnEnabled{true};
     uint32_t m_ecmpSeed;
     uint64_t m_derivedEcmpSeed{DeriveEcmpSeed(nullptr)}; //!< DeriveEcmpSeed(m_node), kept
 
