@@ -34,6 +34,7 @@ def build(bld):
     module.source = [
         'model/rdma-bth-header.cc',
         'model/rdma-int-header.cc',
+        'model/rdma-int-trailer.cc',
         'model/rdma-reth-header.cc',
         'model/rdma-aeth-header.cc',
         'model/rdma-icrc-trailer.cc',
@@ -94,6 +95,7 @@ def build(bld):
     headers.source = [
         'model/rdma-bth-header.h',
         'model/rdma-int-header.h',
+        'model/rdma-int-trailer.h',
         'model/rdma-reth-header.h',
         'model/rdma-aeth-header.h',
         'model/rdma-icrc-trailer.h',

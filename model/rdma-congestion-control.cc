@@ -47,6 +47,12 @@ RdmaCongestionControl::NeedsTelemetry() const
     return false;
 }
 
+uint32_t
+RdmaCongestionControl::GetTelemetryMultiplier() const
+{
+    return 1;
+}
+
 bool
 RdmaCongestionControl::NeedsTimestamps() const
 {

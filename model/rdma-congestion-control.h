@@ -97,6 +97,13 @@ class RdmaCongestionControl : public Object
     virtual bool NeedsTelemetry() const;
 
     /**
+     * \return the units multiplier of the telemetry records (HPCC's INT_MULTI: the tx-bytes
+     *         and queue fields count 128 and 80 bytes times it); the sender writes it into
+     *         the area, so switches and the reader agree
+     */
+    virtual uint32_t GetTelemetryMultiplier() const;
+
+    /**
      * \return true if data packets should ask the responder for its receive and ACK
      *         timestamps and the hop count (Swift, Falcon)
      */

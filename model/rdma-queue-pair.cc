@@ -9,6 +9,7 @@
 #include "rdma-congestion-control.h"
 #include "rdma-header-stack.h"
 #include "rdma-icrc-trailer.h"
+#include "rdma-int-header.h"
 #include "rdma-net-device.h"
 #include "rdma-placement-header.h"
 #include "rdma-reth-header.h"
@@ -184,6 +185,18 @@ RdmaQueuePair::Setup(uint32_t qpn,
     m_cc->SetRateChangeCallback(MakeCallback(&RdmaQueuePair::RateChanged, this));
     m_cc->SetRepathCallback(MakeCallback(&RdmaQueuePair::Repath, this));
     m_wantTimestamps = m_cc->NeedsTimestamps();
+    m_wantTelemetry = m_cc->NeedsTelemetry();
+    if (m_wantTelemetry)
+    {
+        const uint32_t multiplier = m_cc->GetTelemetryMultiplier();
+        NS_ABORT_MSG_IF(multiplier < 1 || multiplier > RdmaIntHop::MAX_MULTIPLIER,
+                        "congestion control " << m_cc->GetName() << ": telemetry multiplier "
+                                              << multiplier << " invalid; valid: 1.."
+                                              << RdmaIntHop::MAX_MULTIPLIER);
+        RdmaIntHeader area;
+        area.SetMultiplier(multiplier);
+        m_txIntTrailer.SetArea(area);
+    }
     m_lr = lr;
     m_txReady = txReady;
     m_sendControl = sendControl;
@@ -421,7 +434,17 @@ RdmaQueuePair::GetNextPacket(uint16_t sourcePort)
 
     // Payload, pad and the ICRC (zero on the data path: see RdmaIcrcTrailer) are one
     // zero-filled area; IPv4, UDP, BTH and RETH are written as bytes in one header.
-    Ptr<Packet> p = Create<Packet>(payload + pad + RdmaIcrcTrailer::SIZE);
+    Ptr<Packet> p;
+    if (m_wantTelemetry)
+    {
+        // In-band telemetry: the empty area before the ICRC, for switches to fill.
+        p = Create<Packet>(payload + pad);
+        p->AddTrailer(m_txIntTrailer);
+    }
+    else
+    {
+        p = Create<Packet>(payload + pad + RdmaIcrcTrailer::SIZE);
+    }
     RdmaBthHeader bth;
     bth.SetOpcode(opcode);
     bth.SetPadCount(pad);
@@ -430,6 +453,7 @@ RdmaQueuePair::GetNextPacket(uint16_t sourcePort)
     bth.SetAckRequest(last);
     bth.SetPsn(SeqToPsn(seq));
     bth.SetTimestampRequest(m_wantTimestamps);
+    bth.SetTelemetry(m_wantTelemetry);
     RdmaHeaderStack stack;
     stack.BeginRoce();
     stack.Append(bth);
@@ -487,6 +511,12 @@ RdmaQueuePair::GetNextPacket(uint16_t sourcePort)
     NS_LOG_LOGIC("qp " << m_qpn << " tx seq " << seq << " psn " << SeqToPsn(seq) << " "
                        << RdmaBthHeader::OpcodeName(opcode) << (retransmission ? " (retx)" : ""));
     return p;
+}
+
+uint32_t
+RdmaQueuePair::TailBytes() const
+{
+    return RdmaIcrcTrailer::SIZE + (m_rxTelemetry ? RdmaIntHeader::SIZE : 0);
 }
 
 Time
@@ -692,6 +722,13 @@ RdmaQueuePair::ReceiveAck(const RdmaBthHeader& bth, const RdmaAethHeader& aeth, 
         fb.hasTimestamps = true;
         fb.hops = timestamps.GetHops();
     }
+    RdmaIntHeader telemetry;
+    if (bth.GetTelemetry() && rest &&
+        rest->GetSize() >= RdmaIcrcTrailer::SIZE + RdmaIntHeader::SIZE)
+    {
+        rest->RemoveHeader(telemetry);
+        fb.telemetry = &telemetry;
+    }
     if (aeth.IsAck())
     {
         // Acknowledges every sequence up to and including the BTH PSN: unwrap the PSN
@@ -875,6 +912,11 @@ RdmaQueuePair::ReceiveData(Ptr<Packet> payload, const RdmaBthHeader& bth, bool e
         m_rxArrival = Simulator::Now();
         m_rxHops = ttl <= INITIAL_TTL ? static_cast<uint8_t>(INITIAL_TTL - ttl) : 0;
     }
+    m_rxTelemetry = bth.GetTelemetry() && payload->GetSize() >= RdmaIntTrailer::SIZE;
+    if (m_rxTelemetry)
+    {
+        payload->PeekTrailer(m_rxIntTrailer); // echoed in the ACK this packet triggers
+    }
     const uint8_t opcode = bth.GetOpcode();
     const uint64_t seq = PsnToSeq(bth.GetPsn(), m_rxExpected);
     if (m_selective)
@@ -920,7 +962,7 @@ RdmaQueuePair::ReceiveData(Ptr<Packet> payload, const RdmaBthHeader& bth, bool e
     // In order: place it.
     m_nakOutstanding = false;
     m_dupAckSent = false;
-    const uint32_t payloadBytes = payload->GetSize() - RdmaIcrcTrailer::SIZE - bth.GetPadCount() -
+    const uint32_t payloadBytes = payload->GetSize() - TailBytes() - bth.GetPadCount() -
                                   (RdmaBthHeader::HasReth(opcode) ? RdmaRethHeader::SIZE : 0u);
     if (RdmaBthHeader::HasReth(opcode))
     {
@@ -1024,7 +1066,7 @@ RdmaQueuePair::ReceiveDataSelective(Ptr<Packet> payload, const RdmaBthHeader& bt
         return;
     }
     const uint32_t payloadBytes =
-        payload->GetSize() - RdmaIcrcTrailer::SIZE - bth.GetPadCount() - headerBytes;
+        payload->GetSize() - TailBytes() - bth.GetPadCount() - headerBytes;
     const bool outOfOrder = seq > m_rxExpected;
     RxSlot& slot = m_rxSlots[seq % window];
     slot.present = true;
@@ -1081,6 +1123,10 @@ RdmaQueuePair::SendAck(uint64_t seq, uint8_t syndrome, const RdmaSackHeader* sac
     // ICRC (zero) as a zero-filled area, the SACK extension if any, then IPv4, UDP, BTH
     // and AETH as one run of bytes (RdmaHeaderStack).
     Ptr<Packet> p = Create<Packet>(RdmaIcrcTrailer::SIZE);
+    if (m_rxTelemetry)
+    {
+        p->AddHeader(m_rxIntTrailer.GetArea()); // the path's records, echoed
+    }
     if (m_rxTsRequest)
     {
         RdmaAckTimestampHeader ts;
@@ -1101,6 +1147,7 @@ RdmaQueuePair::SendAck(uint64_t seq, uint8_t syndrome, const RdmaSackHeader* sac
     bth.SetPsn(SeqToPsn(seq));
     bth.SetBecn(m_ceSinceAck); // ECN-echo: a packet since the last ACK was CE-marked
     bth.SetTimestampRequest(m_rxTsRequest);
+    bth.SetTelemetry(m_rxTelemetry);
     m_ceSinceAck = false;
     RdmaAethHeader aeth;
     aeth.SetSyndrome(syndrome);

@@ -6,6 +6,7 @@
 
 #include "rdma-cc-feedback.h"
 #include "rdma-cc-state.h"
+#include "rdma-int-trailer.h"
 #include "rdma-loss-recovery.h"
 #include "rdma-work-request.h"
 
@@ -316,6 +317,8 @@ class RdmaQueuePair : public Object
     void ReportLoss(RdmaLossEvent event, uint64_t seq);
     /// Fire the Rate and Window traces if the congestion control changed them.
     void PublishCcState();
+    /// \return bytes after a received data packet's payload and pad: ICRC, and INT area if any
+    uint32_t TailBytes() const;
     /// \return the pacing gap after a packet of payloadBytes and wireBytes
     Time PacingGap(uint32_t payloadBytes, uint32_t wireBytes) const;
     /// The congestion control asked for a new path: draw a new UDP source port.
@@ -359,11 +362,13 @@ class RdmaQueuePair : public Object
     CompletionCallback m_sendCompletion;
     CompletionCallback m_recvCompletion;
 
-    bool m_selective{false};      //!< m_lr->PlacesOutOfOrder(), cached
-    bool m_restartOnGap{false};   //!< m_lr->RestartsMessageOnGap(), cached
-    bool m_wantTimestamps{false}; //!< m_cc->NeedsTimestamps(), cached
-    Time m_configuredBaseRtt;     //!< BaseRtt attribute (0: the smallest RTT sample)
-    uint32_t m_repaths{0};        //!< paths changed at the congestion control's request
+    bool m_selective{false};       //!< m_lr->PlacesOutOfOrder(), cached
+    bool m_restartOnGap{false};    //!< m_lr->RestartsMessageOnGap(), cached
+    bool m_wantTimestamps{false};  //!< m_cc->NeedsTimestamps(), cached
+    bool m_wantTelemetry{false};   //!< m_cc->NeedsTelemetry(), cached
+    RdmaIntTrailer m_txIntTrailer; //!< the empty INT area (and ICRC) data packets end with
+    Time m_configuredBaseRtt;      //!< BaseRtt attribute (0: the smallest RTT sample)
+    uint32_t m_repaths{0};         //!< paths changed at the congestion control's request
 
     // requester
     RdmaCcState m_ccState;
@@ -394,10 +399,12 @@ class RdmaQueuePair : public Object
     Time m_rxMessageStart;
     RdmaWorkRequest::Opcode m_rxOpcode{RdmaWorkRequest::WRITE};
     Time m_lastCnpTime;
-    bool m_ceSinceAck{false};  //!< a CE-marked packet arrived since the last ACK (ECN-echo)
-    bool m_rxTsRequest{false}; //!< the packet being acknowledged asked for timestamps
-    Time m_rxArrival;          //!< its arrival time (t2)
-    uint8_t m_rxHops{0};       //!< the switches it crossed
+    bool m_ceSinceAck{false};      //!< a CE-marked packet arrived since the last ACK (ECN-echo)
+    bool m_rxTsRequest{false};     //!< the packet being acknowledged asked for timestamps
+    Time m_rxArrival;              //!< its arrival time (t2)
+    uint8_t m_rxHops{0};           //!< the switches it crossed
+    bool m_rxTelemetry{false};     //!< it carried an INT area (echoed in the ACK)
+    RdmaIntTrailer m_rxIntTrailer; //!< that area
     bool m_cnpSent{false};
     uint64_t m_bytesReceived{0};
     uint64_t m_bytesPlaced{0};

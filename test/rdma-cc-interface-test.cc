@@ -40,6 +40,11 @@ class RecordingCongestionControl : public RdmaCongestionControl
                               UintegerValue(0),
                               MakeUintegerAccessor(&RecordingCongestionControl::m_window),
                               MakeUintegerChecker<uint64_t>())
+                .AddAttribute("Telemetry",
+                              "ask for in-band telemetry",
+                              BooleanValue(false),
+                              MakeBooleanAccessor(&RecordingCongestionControl::m_telemetry),
+                              MakeBooleanChecker())
                 .AddAttribute("Timestamps",
                               "ask for timestamps",
                               BooleanValue(false),
@@ -68,6 +73,8 @@ class RecordingCongestionControl : public RdmaCongestionControl
     {
         acks.push_back(fb);
         acks.back().telemetry = nullptr; // points into the ACK, gone after the call
+        telemetryHops.push_back(fb.telemetry ? int(fb.telemetry->GetNHops()) : -1);
+        telemetryMultipliers.push_back(fb.telemetry ? fb.telemetry->GetMultiplier() : 0);
         ackTimes.push_back(Simulator::Now());
         inFlightAtAck.push_back(state.bytesInFlight);
     }
@@ -87,8 +94,20 @@ class RecordingCongestionControl : public RdmaCongestionControl
         return m_timestamps;
     }
 
+    bool NeedsTelemetry() const override
+    {
+        return m_telemetry;
+    }
+
+    uint32_t GetTelemetryMultiplier() const override
+    {
+        return 4;
+    }
+
     std::vector<RdmaAckFeedback> acks;
     std::vector<Time> ackTimes;
+    std::vector<int> telemetryHops;             //!< records in the echoed area, -1: none
+    std::vector<uint32_t> telemetryMultipliers; //!< its units multiplier
     std::vector<uint64_t> inFlightAtAck;
     std::vector<std::pair<RdmaLossEvent, uint64_t>> losses;
     uint64_t cnps{0};
@@ -96,6 +115,7 @@ class RecordingCongestionControl : public RdmaCongestionControl
   private:
     uint64_t m_window{0};
     bool m_timestamps{false};
+    bool m_telemetry{false};
 };
 
 NS_OBJECT_ENSURE_REGISTERED(RecordingCongestionControl);
@@ -402,5 +422,36 @@ TEST(RdmaCcInterface, TraceSourcesFollowTheState)
     ASSERT_FALSE(rtts.empty());
     EXPECT_EQ(rtts.size(), 49U); // one sample per ACK (49 packets; one ACK each)
     EXPECT_EQ(f.requester->GetCcState().srtt.IsStrictlyPositive(), true);
+    Simulator::Destroy();
+}
+
+TEST(RdmaCcInterface, TelemetryAreaTravelsAndIsEchoed)
+{
+    // A congestion control that asks for telemetry: every data packet carries the 44-byte INT
+    // area before its ICRC and every ACK echoes it, so both are 44 bytes longer on the wire
+    // and the RTT grows by 2 x 2 x 44 B at 100 Gb/s (store and forward, two links each way).
+    // The responder still delivers exactly the posted bytes. This switch writes no records
+    // (no RdmaIntInserter): the echoed area has none, with the sender's multiplier.
+    Flow f;
+    f.star.rdma.SetCongestionControl("ns3::rdmatest::RecordingCongestionControl",
+                                     "Telemetry",
+                                     BooleanValue(true),
+                                     "Window",
+                                     UintegerValue(4 * MTU));
+    f.Connect();
+    PostWriteAt(f.requester, f.star.hosts.Get(1), Seconds(0), 100 * MTU);
+    Simulator::Run();
+    ASSERT_EQ(f.log.receives.size(), 1U);
+    EXPECT_EQ(f.log.receives[0].length, 100U * MTU);
+    const auto& cc = *f.Cc();
+    ASSERT_EQ(cc.acks.size(), 100U);
+    for (std::size_t i = 0; i < cc.acks.size(); ++i)
+    {
+        EXPECT_EQ(cc.telemetryHops[i], 0);
+        EXPECT_EQ(cc.telemetryMultipliers[i], 4U);
+    }
+    const double rtt = 2 * (WireSeconds(MTU + 44 + RdmaIntHeader::SIZE) +
+                            WireSeconds(48 + RdmaIntHeader::SIZE) + 2 * DELAY.GetSeconds());
+    EXPECT_EQ(cc.acks.back().rtt.GetPicoSeconds(), std::llround(rtt * 1e12));
     Simulator::Destroy();
 }
