@@ -81,6 +81,7 @@ def build(bld):
         'helper/rdma-helper.cc',
         'helper/rdma-routing-helper.cc',
         'helper/rdma-output-helper.cc',
+        'helper/rdma-cc-helper.cc',
         'helper/rdma-loss-helper.cc',
         'helper/fat-tree-helper.cc',
         'helper/scale-up-helper.cc',
@@ -149,6 +150,7 @@ def build(bld):
         'helper/rdma-helper.h',
         'helper/rdma-routing-helper.h',
         'helper/rdma-output-helper.h',
+        'helper/rdma-cc-helper.h',
         'helper/rdma-loss-helper.h',
         'helper/fat-tree-helper.h',
         'helper/scale-up-helper.h',
@@ -189,6 +191,14 @@ def build(bld):
         storm = bld.create_ns3_program('pfc-storm', ['rdma', 'core', 'network', 'internet'])
         storm.source = 'examples/pfc-storm.cc'
         storm.target = 'examples/' + storm.target
+        incast_cc = bld.create_ns3_program('incast-window-vs-rate',
+                                           ['rdma', 'core', 'network', 'internet'])
+        incast_cc.source = 'examples/incast-window-vs-rate.cc'
+        incast_cc.target = 'examples/' + incast_cc.target
+        convergence = bld.create_ns3_program('cc-convergence',
+                                             ['rdma', 'core', 'network', 'internet'])
+        convergence.source = 'examples/cc-convergence.cc'
+        convergence.target = 'examples/' + convergence.target
 
     # The GoogleTest tests, run by the ns-3 TestSuite "rdma" (test/rdma-test-suite.cc).
     if bld.env['RDMA_GTEST']:
@@ -216,6 +226,7 @@ def build(bld):
             'test/rdma-multi-plane-test.cc',
             'test/rdma-hpcc-compat-test.cc',
             'test/rdma-pfc-storm-test.cc',
+            'test/rdma-cc-examples-test.cc',
             'test/rdma-ecmp-spray-test.cc',
             'test/rdma-path-selector-test.cc',
             'test/rdma-scale-up-test.cc',

@@ -1,0 +1,287 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// examples/incast-window-vs-rate and examples/cc-convergence in short runs, each in its own
+// temporary directory, against first principles:
+//  - incast, fixed rate, PFC: no drop, every byte posted is delivered, the last completion
+//    is the bottleneck bound N x wire(size) / C plus at most one base round trip, and the
+//    victim, which never crosses the congested port, is slowed down by the pauses alone
+//    (head-of-line blocking on the trunk); alone it completes at its line-rate bound;
+//  - incast without PFC, go-back-N: the switch drops, every drop is resent, no pause;
+//  - convergence, fixed window W: one flow gets W / RTT (Little's law), k >= 2 flows share
+//    the link equally (Jain's index 1) at its full goodput, and the queue holds what the
+//    windows put in flight beyond the bandwidth-delay product.
+
+#include "rdma-test-utils.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <map>
+#include <sstream>
+
+namespace
+{
+
+/// A fresh temporary directory, removed at the end of the test.
+class TempDir
+{
+  public:
+    TempDir()
+    {
+        std::string pattern =
+            (std::filesystem::temp_directory_path() / "rdma-cc-examples-XXXXXX").string();
+        m_path = mkdtemp(pattern.data());
+    }
+
+    ~TempDir()
+    {
+        std::error_code ec;
+        std::filesystem::remove_all(m_path, ec);
+    }
+
+    const std::string& Path() const
+    {
+        return m_path;
+    }
+
+  private:
+    std::string m_path;
+};
+
+/// Run an example with arguments; its exit status, stdout+stderr in `output`.
+int
+RunExample(const std::string& name,
+           const std::string& dir,
+           const std::string& args,
+           std::string* output)
+{
+    const std::string log = dir + "/log.txt";
+    const std::string cmd = ns3::rdmatest::ExamplePath(name) + " --outputDir=" + dir + " " + args +
+                            " > " + log + " 2>&1";
+    const int status = std::system(cmd.c_str());
+    std::ifstream in(log);
+    std::ostringstream s;
+    s << in.rdbuf();
+    *output = s.str();
+    return status;
+}
+
+/// Split a CSV line (fields may be double-quoted, without embedded quotes).
+std::vector<std::string>
+SplitCsv(const std::string& line)
+{
+    std::vector<std::string> out(1);
+    bool quoted = false;
+    for (char c : line)
+    {
+        if (c == '"')
+        {
+            quoted = !quoted;
+        }
+        else if (c == ',' && !quoted)
+        {
+            out.emplace_back();
+        }
+        else
+        {
+            out.back() += c;
+        }
+    }
+    return out;
+}
+
+/// \return the rows of a CSV file as column -> value maps
+std::vector<std::map<std::string, std::string>>
+ReadCsv(const std::string& path)
+{
+    std::ifstream in(path);
+    std::string line;
+    std::vector<std::map<std::string, std::string>> rows;
+    if (!std::getline(in, line))
+    {
+        return rows;
+    }
+    const std::vector<std::string> header = SplitCsv(line);
+    while (std::getline(in, line))
+    {
+        const std::vector<std::string> fields = SplitCsv(line);
+        std::map<std::string, std::string> row;
+        for (std::size_t i = 0; i < header.size() && i < fields.size(); ++i)
+        {
+            row[header[i]] = fields[i];
+        }
+        rows.push_back(row);
+    }
+    return rows;
+}
+
+double
+Num(const std::map<std::string, std::string>& row, const std::string& key)
+{
+    auto it = row.find(key);
+    return it == row.end() ? std::nan("") : std::stod(it->second);
+}
+
+#define SKIP_WITHOUT_EXAMPLES(name)                                                                \
+    if (ns3::rdmatest::ExamplePath(name).empty())                                                  \
+    {                                                                                              \
+        GTEST_SKIP() << "examples not built";                                                      \
+    }
+
+} // namespace
+
+TEST(RdmaCcExamples, IncastFixedRateWithPfcIsLosslessAtTheBottleneckBound)
+{
+    SKIP_WITHOUT_EXAMPLES("incast-window-vs-rate");
+    TempDir dir;
+    std::string out;
+    ASSERT_EQ(RunExample("incast-window-vs-rate",
+                         dir.Path(),
+                         "--cc=fixed-rate --senders=16 --size=100000 --victimSize=300000",
+                         &out),
+              0)
+        << out;
+    const auto runs = ReadCsv(dir.Path() + "/runs.csv");
+    ASSERT_EQ(runs.size(), 1U) << out;
+    const auto& r = runs[0];
+    EXPECT_EQ(r.at("label"), "fixed-rate-pfc-gbn");
+    EXPECT_EQ(Num(r, "incast_completed"), 16);
+    EXPECT_EQ(Num(r, "switch_drops"), 0);
+    EXPECT_EQ(Num(r, "link_drops"), 0);
+    EXPECT_EQ(Num(r, "retransmissions"), 0);
+    EXPECT_EQ(Num(r, "bytes_posted"), 16 * 100000 + 300000);
+    EXPECT_EQ(Num(r, "bytes_delivered"), Num(r, "bytes_posted"));
+    EXPECT_GT(Num(r, "xoff_b"), 0);
+    // The bound: 16 x (100,000 + 98 packets x 82 + 16) B x 8 / 100 Gb/s = 138.30 us. The
+    // bottleneck never idles once the first packet is there, so the last completion is the
+    // bound plus the first packet's way in and the last ACK's way back: at most one base
+    // RTT (host link, 800 Gb/s trunk, host link, 1 us each: 2 x 1192 B x 8 / 100 Gb/s +
+    // 1192 B x 8 / 800 Gb/s + 6 us = 6.2026 us), 4.5 % of the bound.
+    const double bound = 16 * (100000 + 98 * 82.0 + 16) * 8 / 100e9 * 1e6;
+    EXPECT_NEAR(Num(r, "bound_us"), bound, 1e-6 * bound);
+    EXPECT_GE(Num(r, "last_completion_us"), bound);
+    EXPECT_LE(Num(r, "last_completion_us"), bound + 6.2026) << out;
+    // Alone, the victim takes its line-rate bound (the example's formula, to 0.1 %); with
+    // the incast, PFC pauses the trunk it shares and it takes far longer although the port
+    // the incast congests is not on its path.
+    EXPECT_NEAR(Num(r, "victim_alone_us"),
+                Num(r, "victim_bound_us"),
+                1e-3 * Num(r, "victim_bound_us"));
+    EXPECT_GT(Num(r, "victim_fct_us"), 1.5 * Num(r, "victim_alone_us")) << out;
+    EXPECT_GT(Num(r, "trunk_paused_us"), 0);
+    // The time series exists and starts at 0 with an empty queue.
+    const auto series = ReadCsv(dir.Path() + "/queue-fixed-rate-pfc-gbn.csv");
+    ASSERT_GT(series.size(), 10U);
+    EXPECT_EQ(Num(series[0], "time_us"), 0);
+    EXPECT_EQ(Num(series[0], "bottleneck_queue_bytes"), 0);
+}
+
+TEST(RdmaCcExamples, IncastWithoutPfcDropsAndGoBackNRecoversEverything)
+{
+    SKIP_WITHOUT_EXAMPLES("incast-window-vs-rate");
+    TempDir dir;
+    std::string out;
+    ASSERT_EQ(RunExample("incast-window-vs-rate",
+                         dir.Path(),
+                         "--cc=fixed-rate --pfc=0 --lossRecovery=gbn --rto=100us --senders=16 "
+                         "--size=100000 --victimSize=300000 --alone=0",
+                         &out),
+              0)
+        << out;
+    const auto runs = ReadCsv(dir.Path() + "/runs.csv");
+    ASSERT_EQ(runs.size(), 1U) << out;
+    const auto& r = runs[0];
+    EXPECT_EQ(r.at("label"), "fixed-rate-lossy-gbn");
+    EXPECT_EQ(Num(r, "xoff_leaves") + Num(r, "xoff_b"), 0);
+    EXPECT_GT(Num(r, "switch_drops"), 0);
+    // Every dropped data packet is sent again (go-back-N resends more: the whole window
+    // behind the gap).
+    EXPECT_GE(Num(r, "retransmissions"), Num(r, "switch_drops"));
+    EXPECT_EQ(Num(r, "incast_completed"), 16);
+    EXPECT_EQ(Num(r, "bytes_delivered"), Num(r, "bytes_posted"));
+    // A second run appends a row; a rerun with another label gets its own series.
+    ASSERT_EQ(RunExample("incast-window-vs-rate",
+                         dir.Path(),
+                         "--cc=dcqcn --senders=4 --size=20000 --victimSize=20000 --alone=0",
+                         &out),
+              0)
+        << out;
+    EXPECT_EQ(ReadCsv(dir.Path() + "/runs.csv").size(), 2U);
+    EXPECT_TRUE(std::filesystem::exists(dir.Path() + "/queue-dcqcn-pfc-gbn.csv"));
+}
+
+TEST(RdmaCcExamples, BadChoicesAreNamed)
+{
+    SKIP_WITHOUT_EXAMPLES("incast-window-vs-rate");
+    TempDir dir;
+    std::string out;
+    EXPECT_NE(RunExample("incast-window-vs-rate", dir.Path(), "--cc=nosuch", &out), 0);
+    EXPECT_NE(out.find("congestion control 'nosuch' is unknown; valid: dcqcn"), std::string::npos)
+        << out;
+    EXPECT_NE(RunExample("incast-window-vs-rate", dir.Path(), "--ccAttr=Gain=2", &out), 0);
+    EXPECT_NE(out.find("--ccAttr: ns3::DcqcnCongestionControl has no attribute 'Gain'; valid: G,"),
+              std::string::npos)
+        << out;
+    EXPECT_NE(RunExample("incast-window-vs-rate", dir.Path(), "--lossRecovery=irn", &out), 0);
+    EXPECT_NE(out.find("loss recovery 'irn' is unknown; valid: gbn, gb0, sack"), std::string::npos)
+        << out;
+    EXPECT_NE(RunExample("incast-window-vs-rate", dir.Path(), "--senders=257", &out), 0);
+    EXPECT_NE(out.find("--senders 257 is not valid; valid: 1..256"), std::string::npos) << out;
+    EXPECT_NE(RunExample("cc-convergence", dir.Path(), "--flows=0", &out), 0);
+    EXPECT_NE(out.find("--flows 0 is not valid; valid: 1..64"), std::string::npos) << out;
+    EXPECT_NE(RunExample("cc-convergence", dir.Path(), "--settle=1", &out), 0);
+    EXPECT_NE(out.find("--settle 1 is not valid; valid: 0..0.95"), std::string::npos) << out;
+}
+
+TEST(RdmaCcExamples, ConvergenceOfFixedWindowsFollowsLittlesLaw)
+{
+    SKIP_WITHOUT_EXAMPLES("cc-convergence");
+    TempDir dir;
+    std::string out;
+    // Three flows of window W = 40,000 B; phases of 1, 2, 3 (twice as long), 2, 1 flows.
+    const double w = 40000;
+    ASSERT_EQ(RunExample("cc-convergence",
+                         dir.Path(),
+                         "--cc=fixed-window --ccAttr=Window=40000 --flows=3 --interval=300us",
+                         &out),
+              0)
+        << out;
+    const auto phases = ReadCsv(dir.Path() + "/phases-fixed-window.csv");
+    ASSERT_EQ(phases.size(), 5U) << out;
+    // Base RTT through one switch: 2 x (wire(1068 + 14) + wire(48 + 14)) at 100 Gb/s plus
+    // 4 us = 4190.72 ns (the cc-interface test's figure); goodput C x 1024 / 1106.
+    const double rtt = 4.19072e-6;
+    const double goodput = ns3::rdmatest::AnalyticalGoodput(100e9, 1024);
+    for (const auto& p : phases)
+    {
+        const double k = Num(p, "active_flows");
+        const double total = Num(p, "total_gbps") * 1e9;
+        if (k * w * 8 / rtt < goodput)
+        {
+            // Window-limited: W / RTT per flow (76.36 Gb/s), and no queue.
+            EXPECT_NEAR(total, k * w * 8 / rtt, 0.005 * total) << "phase " << p.at("phase");
+            EXPECT_LT(Num(p, "queue_mean_bytes"), 1100);
+            continue;
+        }
+        // Link-limited: the k windows fill the link and the rest queues. By Little's law
+        // RTT = k W / goodput, so the queue holds (k W / goodput - base RTT) x C wire bytes,
+        // of which 1068 in every 1106 are the IPv4 bytes the queue counts: k = 2: 32.85 KB,
+        // k = 3: 74.57 KB.
+        EXPECT_NEAR(total, goodput, 0.002 * goodput) << "phase " << p.at("phase");
+        EXPECT_GT(Num(p, "jain"), 0.999) << "phase " << p.at("phase");
+        const double queue = (k * w * 8 / goodput - rtt) * 100e9 / 8 * 1068 / 1106;
+        EXPECT_NEAR(Num(p, "queue_mean_bytes"), queue, 0.01 * queue) << "phase " << p.at("phase");
+    }
+    // The Window trace reports the fixed window, the Rate trace the line rate.
+    const auto series = ReadCsv(dir.Path() + "/series-fixed-window.csv");
+    ASSERT_GT(series.size(), 100U);
+    EXPECT_EQ(Num(series.back(), "window_bytes_0"), w);
+    EXPECT_EQ(Num(series.back(), "rate_gbps_0"), 100);
+    const auto runs = ReadCsv(dir.Path() + "/runs.csv");
+    ASSERT_EQ(runs.size(), 1U);
+    EXPECT_EQ(Num(runs[0], "switch_drops"), 0);
+    EXPECT_EQ(Num(runs[0], "phases"), 5);
+}
