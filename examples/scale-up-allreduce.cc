@@ -198,8 +198,8 @@ main(int argc, char* argv[])
     uint32_t mtu = 1024;
     uint32_t granularity = 0; // 0: the MTU
     uint32_t ackInterval = ScaleUpHelper::DEFAULT_ACK_INTERVAL;
-    uint32_t seed = 0;        // 0: ns-3's RngSeed (default 1, or --RngSeed)
-    uint32_t run = 0;         // 0: ns-3's RngRun (default 1, or --RngRun)
+    uint32_t seed = 0; // 0: ns-3's RngSeed (default 1, or --RngSeed)
+    uint32_t run = 0;  // 0: ns-3's RngRun (default 1, or --RngRun)
     std::string output = "results";
     Time stopTime = Seconds(1);
 

@@ -80,8 +80,8 @@ ConfigError(const std::string& text)
 std::string
 OutputDir(const std::string& name)
 {
-    const std::string dir = std::string(RDMA_BUILD_DIR) + "/test-output";
-    mkdir(dir.c_str(), 0755);
+    const std::string dir = rdmatest::OutputDir();
+    std::filesystem::create_directories(dir);
     const std::string sub = dir + "/robustness-" + name;
     mkdir(sub.c_str(), 0755);
     return sub;

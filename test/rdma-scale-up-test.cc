@@ -444,8 +444,7 @@ TEST(RdmaScaleUpAllReduce, CoalescedAcksAreFasterByTheirWireShare)
     std::map<uint32_t, double> total;
     for (uint32_t k : {1u, 16u})
     {
-        const std::string dir =
-            std::string(RDMA_BUILD_DIR) + "/test-output/scale-up-ack-" + std::to_string(k);
+        const std::string dir = rdmatest::OutputDir() + "/scale-up-ack-" + std::to_string(k);
         RdmaOutputHelper::CreateDirectories(dir);
         const std::string cmd =
             exe + " --accelerators=4 --planes=2 --bytes=262144 --ackInterval=" + std::to_string(k) +

@@ -728,7 +728,7 @@ TEST(RdmaFalcon, GoodputAtFivePercentLossStaysAboveNinetyPercent)
     {
         GTEST_SKIP() << "the goodput-vs-loss example is not built";
     }
-    const std::string dir = std::string(RDMA_BUILD_DIR) + "/test-output/falcon-goodput-vs-loss";
+    const std::string dir = rdmatest::OutputDir() + "/falcon-goodput-vs-loss";
     std::filesystem::create_directories(dir);
     const std::string csv = dir + "/gvl.csv";
     std::remove(csv.c_str());
