@@ -3,6 +3,8 @@
  */
 #include "rdma-int-inserter.h"
 
+#include "rdma-int-trailer.h"
+
 #include "ns3/abort.h"
 #include "ns3/log.h"
 #include "ns3/rdma-bth-header.h"
@@ -22,55 +24,8 @@ NS_OBJECT_ENSURE_REGISTERED(RdmaIntInserter);
 
 namespace
 {
-/// Bytes at the end of a packet the inserter reads and rewrites: the area and the ICRC.
-constexpr uint32_t TAIL_BYTES = RdmaIntHeader::SIZE + RdmaIcrcTrailer::SIZE;
 /// Smallest packet that can carry an area: IPv4 (20), UDP (8), BTH, area, ICRC.
-constexpr uint32_t MIN_BYTES = 20 + 8 + RdmaBthHeader::SIZE + TAIL_BYTES;
-
-/**
- * The last TAIL_BYTES of a packet as raw bytes: Packet::PeekTrailer reads them without
- * copying the packet, and RemoveAtEnd + AddTrailer writes them back in place.
- */
-class TailBytes : public Trailer
-{
-  public:
-    static TypeId GetTypeId()
-    {
-        static TypeId tid =
-            TypeId("ns3::RdmaIntInserter::TailBytes").SetParent<Trailer>().SetGroupName("Rdma");
-        return tid;
-    }
-
-    TypeId GetInstanceTypeId() const override
-    {
-        return GetTypeId();
-    }
-
-    void Print(std::ostream& os) const override
-    {
-        os << "INT area and ICRC";
-    }
-
-    uint32_t GetSerializedSize() const override
-    {
-        return TAIL_BYTES;
-    }
-
-    void Serialize(Buffer::Iterator end) const override
-    {
-        end.Prev(TAIL_BYTES);
-        end.Write(m_bytes, TAIL_BYTES);
-    }
-
-    uint32_t Deserialize(Buffer::Iterator end) override
-    {
-        end.Prev(TAIL_BYTES);
-        end.Read(m_bytes, TAIL_BYTES);
-        return TAIL_BYTES;
-    }
-
-    uint8_t m_bytes[TAIL_BYTES]; //!< area (first SIZE bytes) then ICRC
-};
+constexpr uint32_t MIN_BYTES = 20 + 8 + RdmaBthHeader::SIZE + RdmaIntTrailer::SIZE;
 } // namespace
 
 TypeId
@@ -147,9 +102,9 @@ RdmaIntInserter::DoDequeue(const Ptr<Packet>& packet, const RdmaEgressContext& c
         ++m_tooShort;
         return PASS;
     }
-    TailBytes tail;
+    RdmaIntTrailer tail; // the area and the ICRC: peeked, written in place, put back
     packet->PeekTrailer(tail);
-    if (!RdmaIntHeader::PushCodedHopInPlace(tail.m_bytes,
+    if (!RdmaIntHeader::PushCodedHopInPlace(tail.GetAreaBytes(),
                                             RdmaIntHop::RateCode(context.lineRateBps),
                                             context.now.GetNanoSeconds(),
                                             context.txBytes,
@@ -158,15 +113,15 @@ RdmaIntInserter::DoDequeue(const Ptr<Packet>& packet, const RdmaEgressContext& c
         ++m_full;
         return PASS;
     }
-    packet->RemoveAtEnd(TAIL_BYTES);
+    packet->RemoveAtEnd(RdmaIntTrailer::SIZE);
     packet->AddTrailer(tail);
     ++m_records;
-    NS_LOG_LOGIC("port " << context.port << " record " << +tail.m_bytes[0]
+    NS_LOG_LOGIC("port " << context.port << " record " << +tail.GetAreaBytes()[0]
                          << " t=" << context.now.GetNanoSeconds() << " tx=" << context.txBytes
                          << " q=" << context.portQueueBytes);
     if (!m_recordTrace.IsEmpty())
     {
-        m_recordTrace(packet, context.port, tail.m_bytes[0]);
+        m_recordTrace(packet, context.port, tail.GetAreaBytes()[0]);
     }
     return PASS;
 }
