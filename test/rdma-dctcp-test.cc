@@ -28,14 +28,10 @@ struct Rp
 
     explicit Rp(const std::vector<std::pair<std::string, std::string>>& attributes = {})
     {
-        ObjectFactory f("ns3::DctcpCongestionControl");
-        f.Set("AdditiveIncreaseRate", StringValue("1Gbps"));
-        f.Set("UseWindow", BooleanValue(false));
-        for (const auto& [name, value] : attributes)
-        {
-            f.Set(name, StringValue(value));
-        }
-        cc = f.Create<DctcpCongestionControl>()->Fork()->GetObject<DctcpCongestionControl>();
+        rdmatest::AttributeList all = {{"AdditiveIncreaseRate", "1Gbps"}, {"UseWindow", "false"}};
+        all.insert(all.end(), attributes.begin(), attributes.end()); // later ones override
+        cc = rdmatest::ForkCongestionControl<DctcpCongestionControl>("ns3::DctcpCongestionControl",
+                                                                     all);
         state.lineRate = DataRate("100Gbps");
         state.mtu = 1000;
         cc->Init(state);

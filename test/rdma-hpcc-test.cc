@@ -32,12 +32,8 @@ struct Rp
 
     explicit Rp(const std::vector<std::pair<std::string, std::string>>& attributes = {})
     {
-        ObjectFactory f("ns3::HpccCongestionControl");
-        for (const auto& [name, value] : attributes)
-        {
-            f.Set(name, StringValue(value));
-        }
-        cc = f.Create<HpccCongestionControl>()->Fork()->GetObject<HpccCongestionControl>();
+        cc = rdmatest::ForkCongestionControl<HpccCongestionControl>("ns3::HpccCongestionControl",
+                                                                    attributes);
         state.lineRate = DataRate("100Gbps");
         state.mtu = 1000;
         state.baseRtt = T;

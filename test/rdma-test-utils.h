@@ -126,6 +126,28 @@ PostWriteAt(Ptr<RdmaQueuePair> qp, Ptr<Node> node, Time t, uint64_t bytes, uint6
     Simulator::ScheduleWithContext(node->GetId(), t, &RdmaQueuePair::PostSend, qp, wr);
 }
 
+/// Attribute name/value pairs, the values as strings (StringValue).
+using AttributeList = std::vector<std::pair<std::string, std::string>>;
+
+/**
+ * A congestion control made as a NIC makes one for a queue pair: created from its TypeId with
+ * the given attributes (later pairs override earlier ones), then forked.
+ * \param typeId the congestion control's TypeId name
+ * \param attributes its attributes
+ * \return the fork, as T
+ */
+template <typename T>
+Ptr<T>
+ForkCongestionControl(const std::string& typeId, const AttributeList& attributes)
+{
+    ObjectFactory factory(typeId);
+    for (const auto& [name, value] : attributes)
+    {
+        factory.Set(name, StringValue(value));
+    }
+    return DynamicCast<T>(factory.Create<T>()->Fork());
+}
+
 /// Address of host i in a SwitchStar: 10.0.0.1 + i.
 inline Ipv4Address
 SwitchStarHostAddress(uint32_t i)

@@ -28,12 +28,9 @@ struct Rp
 
     explicit Rp(const std::vector<std::pair<std::string, std::string>>& attributes = {})
     {
-        ObjectFactory f("ns3::TimelyCongestionControl");
-        for (const auto& [name, value] : attributes)
-        {
-            f.Set(name, StringValue(value));
-        }
-        cc = f.Create<TimelyCongestionControl>()->Fork()->GetObject<TimelyCongestionControl>();
+        cc =
+            rdmatest::ForkCongestionControl<TimelyCongestionControl>("ns3::TimelyCongestionControl",
+                                                                     attributes);
         state.lineRate = DataRate("10Gbps");
         state.mtu = 1000;
         cc->Init(state);
