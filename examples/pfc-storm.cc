@@ -45,6 +45,8 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <sstream>
+#include <string>
 #include <tuple>
 
 using namespace ns3;
@@ -248,21 +250,32 @@ main(int argc, char* argv[])
     cmd.AddValue("seriesOutput", "CSV time series (none: off)", seriesOutput);
     cmd.Parse(argc, argv);
 
-    NS_ABORT_MSG_IF(window > stormStart,
-                    "--window " << window.As(Time::US) << " exceeds --stormStart "
-                                << stormStart.As(Time::US)
-                                << ": the window before the storm must fit before it");
-    NS_ABORT_MSG_IF(stormDuration.IsStrictlyPositive() && window > stormDuration,
-                    "--window " << window.As(Time::US) << " exceeds --stormDuration "
-                                << stormDuration.As(Time::US)
-                                << ": the window at the end of the storm must fit in it");
-    NS_ABORT_MSG_IF(traffic != "all-to-all" && traffic != "permutation",
-                    "--traffic " << traffic << " is not a pattern; valid: all-to-all, permutation");
-    NS_ABORT_MSG_IF(watchdog.IsStrictlyNegative(),
-                    "--watchdog " << watchdog.As(Time::US)
-                                  << " is not valid; valid: 0 (off) or a positive time");
-    NS_ABORT_MSG_IF(!sampleInterval.IsStrictlyPositive(),
-                    "--sampleInterval " << sampleInterval.As(Time::US) << " must be > 0");
+    // Option errors exit with status 1 and a message naming the option (RdmaOptionChecker).
+    const auto us = [](Time t) {
+        std::ostringstream text;
+        text << t.As(Time::US);
+        const std::string s = text.str();
+        return s.front() == '+' ? s.substr(1) : s;
+    };
+    RdmaOptionChecker::Require(window <= stormStart,
+                               "window",
+                               us(window),
+                               "at most --stormStart (" + us(stormStart) +
+                                   "): the window before the storm must fit before it");
+    RdmaOptionChecker::Require(!stormDuration.IsStrictlyPositive() || window <= stormDuration,
+                               "window",
+                               us(window),
+                               "at most --stormDuration (" + us(stormDuration) +
+                                   "): the window at the end of the storm must fit in it");
+    RdmaOptionChecker::Require(traffic == "all-to-all" || traffic == "permutation",
+                               "traffic",
+                               traffic,
+                               "all-to-all, permutation");
+    RdmaOptionChecker::Require(!watchdog.IsStrictlyNegative(),
+                               "watchdog",
+                               us(watchdog),
+                               "0 (off) or a positive time");
+    RdmaOptionChecker::Positive("sampleInterval", sampleInterval);
 
     RdmaHelper rdma;
     rdma.SetNicAttribute("Mtu", UintegerValue(mtu));
@@ -289,8 +302,10 @@ main(int argc, char* argv[])
     }
     tree.Install(rdma);
     const uint32_t n = tree.GetNHosts();
-    NS_ABORT_MSG_IF(stormHost >= n,
-                    "--stormHost " << stormHost << " does not exist; valid: 0.." << n - 1);
+    RdmaOptionChecker::Require(stormHost < n,
+                               "stormHost",
+                               stormHost,
+                               "0.." + std::to_string(n - 1));
 
     // The flows: all-to-all, or the permutation h -> (h + N/2) mod N (the other half of the
     // pods).

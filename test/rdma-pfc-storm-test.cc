@@ -26,6 +26,7 @@
 #include <gtest/gtest.h>
 #include <regex>
 #include <sstream>
+#include <sys/wait.h>
 
 namespace
 {
@@ -165,16 +166,25 @@ TEST(RdmaPfcStorm, BadArgumentsAreNamed)
         GTEST_SKIP() << "examples not built";
     }
     std::string out;
-    EXPECT_NE(RunStorm("bad-host", "--stormHost=16", &out), 0);
-    EXPECT_NE(out.find("--stormHost 16 does not exist; valid: 0..15"), std::string::npos) << out;
-    EXPECT_NE(RunStorm("bad-traffic", "--traffic=ring", &out), 0);
-    EXPECT_NE(out.find("--traffic ring is not a pattern; valid: all-to-all, permutation"),
+    // An option error exits with status 1 and a message (RdmaOptionChecker), not an abort.
+    const auto exitStatus = [](int status) { return WIFEXITED(status) ? WEXITSTATUS(status) : -1; };
+    EXPECT_EQ(exitStatus(RunStorm("bad-traffic", "--traffic=ring", &out)), 1) << out;
+    EXPECT_NE(out.find("option --traffic: value 'ring' is not valid; valid: all-to-all, "
+                       "permutation"),
               std::string::npos)
         << out;
-    EXPECT_NE(RunStorm("bad-window", "--window=200us", &out), 0);
-    EXPECT_NE(out.find("--window +200us exceeds --stormStart +100us"), std::string::npos) << out;
-    EXPECT_NE(RunStorm("bad-watchdog", "--watchdog=-1us", &out), 0);
-    EXPECT_NE(out.find("--watchdog -1us is not valid; valid: 0 (off) or a positive time"),
+    EXPECT_EQ(exitStatus(RunStorm("bad-window", "--window=200us", &out)), 1) << out;
+    EXPECT_NE(out.find("option --window: value '200us' is not valid; valid: at most --stormStart "
+                       "(100us): the window before the storm must fit before it"),
+              std::string::npos)
+        << out;
+    EXPECT_EQ(exitStatus(RunStorm("bad-watchdog", "--watchdog=-1us", &out)), 1) << out;
+    EXPECT_NE(out.find("option --watchdog: value '-1us' is not valid; valid: 0 (off) or a "
+                       "positive time"),
+              std::string::npos)
+        << out;
+    EXPECT_EQ(exitStatus(RunStorm("bad-host", "--stormHost=16", &out)), 1) << out;
+    EXPECT_NE(out.find("option --stormHost: value '16' is not valid; valid: 0..15"),
               std::string::npos)
         << out;
 }
