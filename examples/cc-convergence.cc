@@ -56,9 +56,6 @@ NS_LOG_COMPONENT_DEFINE("CcConvergenceExample");
 namespace
 {
 
-/// Wire bytes of a data packet besides its payload: Ethernet 14, IPv4 20, UDP 8, BTH 12,
-/// ICRC 4, FCS 4, preamble 8, inter-frame gap 12.
-constexpr double WIRE_OVERHEAD = 82.0;
 /// RoCE traffic class (DSCP 26 >> 3).
 constexpr uint8_t ROCE_CLASS = 3;
 
@@ -433,7 +430,8 @@ main(int argc, char* argv[])
     series.close();
 
     // ---- summary
-    const double goodputBps = lineRate.GetBitRate() * mtu / (mtu + WIRE_OVERHEAD);
+    const double goodputBps =
+        lineRate.GetBitRate() * mtu / (mtu + double(RdmaNetDevice::ROCE_PACKET_OVERHEAD_BYTES));
     std::cout << std::fixed << std::setprecision(3);
     std::cout << "cc-convergence: " << nFlows << " flows -> 1, " << rate << ", delay "
               << delay.As(Time::US) << ", MTU " << mtu << ", T " << interval.As(Time::MS)

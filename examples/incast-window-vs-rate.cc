@@ -77,8 +77,6 @@ NS_LOG_COMPONENT_DEFINE("IncastWindowVsRateExample");
 namespace
 {
 
-/// Wire bytes of a data packet besides its payload (see the file comment).
-constexpr uint32_t WIRE_OVERHEAD = 82;
 /// RoCE traffic class (DSCP 26 >> 3).
 constexpr uint8_t ROCE_CLASS = 3;
 
@@ -269,7 +267,7 @@ double
 MessageWireBytes(uint64_t bytes, uint32_t mtu)
 {
     const uint64_t packets = (bytes + mtu - 1) / mtu;
-    return bytes + packets * double(WIRE_OVERHEAD) + 16;
+    return bytes + packets * double(RdmaNetDevice::ROCE_PACKET_OVERHEAD_BYTES) + 16;
 }
 
 /// \return the unloaded round trip of a full data packet and its ACK over host link, trunk,
