@@ -22,6 +22,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace ns3
 {
@@ -725,12 +726,12 @@ RdmaQueuePair::ReceiveAck(const RdmaBthHeader& bth, const RdmaAethHeader& aeth, 
         fb.hasTimestamps = true;
         fb.hops = timestamps.GetHops();
     }
-    RdmaIntHeader telemetry;
+    std::optional<RdmaIntHeader> telemetry; // built only for ACKs that carry an area
     if (bth.GetTelemetry() && rest &&
         rest->GetSize() >= RdmaIcrcTrailer::SIZE + RdmaIntHeader::SIZE)
     {
-        rest->RemoveHeader(telemetry);
-        fb.telemetry = &telemetry;
+        rest->RemoveHeader(telemetry.emplace());
+        fb.telemetry = &*telemetry;
     }
     if (aeth.IsAck())
     {
