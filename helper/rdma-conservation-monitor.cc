@@ -33,76 +33,44 @@ RdmaConservationMonitor::Install(const NodeContainer& nodes)
         for (uint32_t i = 0; i < node->GetNDevices(); ++i)
         {
             Ptr<RdmaNetDevice> d = DynamicCast<RdmaNetDevice>(node->GetDevice(i));
-            if (!d)
+            if (d)
             {
-                continue;
+                m_devices.push_back(d);
+                m_baseline.push_back(Read(d));
+                m_isHost.push_back(!sw);
             }
-            if (!sw)
-            {
-                m_hostDevices.push_back(d);
-                d->TraceConnectWithoutContext("MacTx",
-                                              MakeCallback(&RdmaConservationMonitor::HostTx, this));
-                d->TraceConnectWithoutContext("MacRx",
-                                              MakeCallback(&RdmaConservationMonitor::HostRx, this));
-            }
-            d->TraceConnectWithoutContext("PhyTxBegin",
-                                          MakeCallback(&RdmaConservationMonitor::WireTx, this));
-            d->TraceConnectWithoutContext("PhyRxEnd",
-                                          MakeCallback(&RdmaConservationMonitor::WireRx, this));
-            d->TraceConnectWithoutContext("PhyRxDrop",
-                                          MakeCallback(&RdmaConservationMonitor::LinkDrop, this));
         }
     }
 }
 
-uint64_t
-RdmaConservationMonitor::Ipv4Bytes(Ptr<const Packet> frame)
+RdmaConservationMonitor::DeviceCounters
+RdmaConservationMonitor::Read(const Ptr<RdmaNetDevice>& device)
 {
-    uint8_t eth[RdmaNetDevice::ETHERNET_HEADER_BYTES];
-    if (frame->CopyData(eth, sizeof(eth)) < sizeof(eth))
+    DeviceCounters c;
+    c.macTx = device->GetMacTxBytes();
+    c.ipv4Tx = device->GetIpv4TxBytes();
+    c.ipv4Rx = device->GetIpv4RxBytes();
+    c.corrupted = device->GetIpv4CorruptedBytes();
+    return c;
+}
+
+RdmaConservationMonitor::DeviceCounters
+RdmaConservationMonitor::Sum(bool hostsOnly) const
+{
+    DeviceCounters sum;
+    for (size_t i = 0; i < m_devices.size(); ++i)
     {
-        return 0;
+        if (hostsOnly && !m_isHost[i])
+        {
+            continue;
+        }
+        const DeviceCounters now = Read(m_devices[i]);
+        sum.macTx += now.macTx - m_baseline[i].macTx;
+        sum.ipv4Tx += now.ipv4Tx - m_baseline[i].ipv4Tx;
+        sum.ipv4Rx += now.ipv4Rx - m_baseline[i].ipv4Rx;
+        sum.corrupted += now.corrupted - m_baseline[i].corrupted;
     }
-    const uint16_t etherType = static_cast<uint16_t>((eth[12] << 8) | eth[13]);
-    if (etherType != RdmaNetDevice::ETHERTYPE_IPV4)
-    {
-        return 0;
-    }
-    return frame->GetSize() - RdmaNetDevice::ETHERNET_HEADER_BYTES;
-}
-
-void
-RdmaConservationMonitor::HostTx(Ptr<const Packet> packet)
-{
-    m_sent += packet->GetSize();
-}
-
-void
-RdmaConservationMonitor::HostRx(Ptr<const Packet> packet)
-{
-    m_delivered += packet->GetSize();
-}
-
-void
-RdmaConservationMonitor::WireTx(Ptr<const Packet> frame)
-{
-    m_wireTx += Ipv4Bytes(frame);
-}
-
-void
-RdmaConservationMonitor::WireRx(Ptr<const Packet> frame)
-{
-    m_wireRx += Ipv4Bytes(frame);
-}
-
-void
-RdmaConservationMonitor::LinkDrop(Ptr<const Packet> frame)
-{
-    // A frame the receive error model corrupted never reached PhyRxEnd: it left the wire
-    // here. (A frame dropped after PhyRxEnd, a runt or another EtherType, is not IPv4.)
-    const uint64_t bytes = Ipv4Bytes(frame);
-    m_linkDrops += bytes;
-    m_wireRx += bytes;
+    return sum;
 }
 
 void
@@ -130,11 +98,11 @@ RdmaConservationMonitor::DeviceQueued() const
 {
     uint64_t queued = 0;
     // A switch port's queue is part of the switch's buffer (SwitchHeld): hosts only.
-    for (const auto& d : m_hostDevices)
+    for (size_t i = 0; i < m_devices.size(); ++i)
     {
-        for (uint8_t c = 0; c < RdmaNetDevice::NUM_CLASSES; ++c)
+        for (uint8_t c = 0; m_isHost[i] && c < RdmaNetDevice::NUM_CLASSES; ++c)
         {
-            queued += d->GetQueueBytes(c);
+            queued += m_devices[i]->GetQueueBytes(c);
         }
     }
     return queued;
@@ -143,13 +111,13 @@ RdmaConservationMonitor::DeviceQueued() const
 uint64_t
 RdmaConservationMonitor::GetSent() const
 {
-    return m_sent;
+    return Sum(true).macTx;
 }
 
 uint64_t
 RdmaConservationMonitor::GetDelivered() const
 {
-    return m_delivered;
+    return Sum(true).ipv4Rx;
 }
 
 std::map<std::string, uint64_t>
@@ -161,13 +129,13 @@ RdmaConservationMonitor::GetSwitchDrops() const
 uint64_t
 RdmaConservationMonitor::GetLinkDrops() const
 {
-    return m_linkDrops;
+    return Sum(false).corrupted;
 }
 
 uint64_t
 RdmaConservationMonitor::GetDropped() const
 {
-    uint64_t dropped = m_linkDrops;
+    uint64_t dropped = GetLinkDrops();
     for (const auto& [reason, bytes] : m_switchDrops)
     {
         dropped += bytes;
@@ -178,14 +146,15 @@ RdmaConservationMonitor::GetDropped() const
 uint64_t
 RdmaConservationMonitor::GetInFlight() const
 {
-    return SwitchHeld() + DeviceQueued() + (m_wireTx - m_wireRx);
+    const DeviceCounters all = Sum(false);
+    return SwitchHeld() + DeviceQueued() + (all.ipv4Tx - all.ipv4Rx - all.corrupted);
 }
 
 int64_t
 RdmaConservationMonitor::GetImbalance() const
 {
-    return static_cast<int64_t>(m_sent) -
-           static_cast<int64_t>(m_delivered + GetDropped() + GetInFlight());
+    return static_cast<int64_t>(GetSent()) -
+           static_cast<int64_t>(GetDelivered() + GetDropped() + GetInFlight());
 }
 
 void
@@ -200,15 +169,16 @@ RdmaConservationMonitor::Print(std::ostream& os,
 void
 RdmaConservationMonitor::Print(std::ostream& os) const
 {
-    os << "conservation: sent " << m_sent << " B = delivered " << m_delivered << " + dropped "
+    const DeviceCounters all = Sum(false);
+    os << "conservation: sent " << GetSent() << " B = delivered " << GetDelivered() << " + dropped "
        << GetDropped() << " (";
     for (const auto& [reason, bytes] : m_switchDrops)
     {
         os << reason << " " << bytes << ", ";
     }
-    os << "link " << m_linkDrops << ") + in flight " << GetInFlight() << " (switch buffers "
-       << SwitchHeld() << ", host queues " << DeviceQueued() << ", on wire " << m_wireTx - m_wireRx
-       << "): ";
+    os << "link " << all.corrupted << ") + in flight " << GetInFlight() << " (switch buffers "
+       << SwitchHeld() << ", host queues " << DeviceQueued() << ", on wire "
+       << all.ipv4Tx - all.ipv4Rx - all.corrupted << "): ";
     const int64_t imbalance = GetImbalance();
     if (imbalance == 0)
     {

@@ -27,15 +27,19 @@ class RdmaSwitch;
  * packet can never hide: every byte a host hands to its ports is delivered to a host,
  * dropped with a reason, or still in flight at the end.
  *
- * It measures each term at its own place, from trace sources and counters:
- *  - sent: IPv4 bytes the hosts' RdmaNetDevices transmit (MacTx of host ports);
- *  - delivered: IPv4 bytes the hosts' ports receive (MacRx of host ports);
+ * It measures each term at its own place, from the devices' counters (read when asked, so
+ * watching costs the simulation nothing per packet) and the switches' Drop trace:
+ *  - sent: IPv4 bytes handed to the hosts' RdmaNetDevices (RdmaNetDevice::GetMacTxBytes,
+ *    what MacTx reports);
+ *  - delivered: IPv4 bytes the hosts' ports receive (GetIpv4RxBytes, what MacRx reports);
  *  - dropped by reason: the switches' Drop trace (one count per RdmaSwitch::DropReason)
- *    and the ports' PhyRxDrop of IPv4 frames (receive error models, "link");
+ *    and the IPv4 frames the ports' receive error models corrupt (GetIpv4CorruptedBytes,
+ *    "link");
  *  - in flight at the end: bytes held in the switches' buffers (RdmaSwitchMmu::
  *    GetTotalUsed, which includes the switch ports' queues), in the hosts' ports' own
- *    queues (RdmaNetDevice::GetQueueBytes) and on the wires (IPv4
- *    frames whose transmission began, PhyTxBegin, minus those received or dropped).
+ *    queues (RdmaNetDevice::GetQueueBytes) and on the wires (IPv4 bytes whose
+ *    transmission began, GetIpv4TxBytes, minus those received or corrupted).
+ * Counts start at Install.
  * Since every switch forwards (MacTx) or drops what it receives (MacRx) or still holds it,
  * and every link delivers what it carries, sent = delivered + dropped + in flight holds
  * exactly when no byte disappears or appears anywhere; GetImbalance() is the difference.
@@ -85,26 +89,32 @@ class RdmaConservationMonitor
     void Print(std::ostream& os) const;
 
   private:
-    /// \return the IPv4 bytes of an Ethernet frame, 0 if it is not IPv4 (a PFC frame)
-    static uint64_t Ipv4Bytes(Ptr<const Packet> frame);
+    /// A device's counters, as read at Install or now.
+    struct DeviceCounters
+    {
+        uint64_t macTx{0};     //!< RdmaNetDevice::GetMacTxBytes
+        uint64_t ipv4Tx{0};    //!< RdmaNetDevice::GetIpv4TxBytes
+        uint64_t ipv4Rx{0};    //!< RdmaNetDevice::GetIpv4RxBytes
+        uint64_t corrupted{0}; //!< RdmaNetDevice::GetIpv4CorruptedBytes
+    };
 
-    void HostTx(Ptr<const Packet> packet);
-    void HostRx(Ptr<const Packet> packet);
-    void WireTx(Ptr<const Packet> frame);
-    void WireRx(Ptr<const Packet> frame);
-    void LinkDrop(Ptr<const Packet> frame);
+    /// \return the device's counters now
+    static DeviceCounters Read(const Ptr<RdmaNetDevice>& device);
+    /**
+     * \param hostsOnly sum the hosts' devices only
+     * \return the sum of the counters of the devices since Install
+     */
+    DeviceCounters Sum(bool hostsOnly) const;
+
     void SwitchDrop(Ptr<const Packet> packet, const char* reason, uint32_t port, uint8_t cls);
 
     uint64_t SwitchHeld() const;
     uint64_t DeviceQueued() const;
 
-    std::vector<Ptr<RdmaNetDevice>> m_hostDevices; //!< the hosts' ports
-    std::vector<Ptr<RdmaSwitch>> m_switches;       //!< every watched switch
-    uint64_t m_sent{0};
-    uint64_t m_delivered{0};
-    uint64_t m_wireTx{0};
-    uint64_t m_wireRx{0};
-    uint64_t m_linkDrops{0};
+    std::vector<Ptr<RdmaNetDevice>> m_devices; //!< every watched device
+    std::vector<DeviceCounters> m_baseline;    //!< their counters at Install
+    std::vector<bool> m_isHost;                //!< the device is a host's port
+    std::vector<Ptr<RdmaSwitch>> m_switches;   //!< every watched switch
     std::map<std::string, uint64_t> m_switchDrops;
 };
 

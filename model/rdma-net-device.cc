@@ -60,11 +60,17 @@ class RdmaNetDevice::TxCompleteEvent : public EventImpl,
  * copy; an ns3::EthernetHeader would rebuild and serialize two Mac48Address objects per
  * frame. It reports ns3::EthernetHeader as its instance TypeId, so packet metadata (printing,
  * ascii traces) and RemoveHeader(EthernetHeader) see exactly what an EthernetHeader would
- * have left: the bytes are the same.
+ * have left: the bytes are the same. On a router's port it also carries the first 12 bytes
+ * of the IPv4 header with the TTL decremented (SetDecrementedIpv4Head), in place of those
+ * the packet had: then metadata shows one 26-byte item whose first 14 bytes print as the
+ * Ethernet header.
  */
 class RdmaNetDevice::Ipv4FrameHeader : public Header
 {
   public:
+    /// Bytes of the IPv4 header a TTL update rewrites: version .. header checksum.
+    static constexpr uint32_t IPV4_HEAD_BYTES = 12;
+
     /**
      * Serialize the header once.
      * \param source the source MAC address
@@ -91,6 +97,37 @@ class RdmaNetDevice::Ipv4FrameHeader : public Header
         return m_valid && m_source == source && m_destination == destination;
     }
 
+    /**
+     * Carry, after the Ethernet header, the first 12 bytes of the IPv4 header with the TTL
+     * one lower (the caller removes those bytes from the packet): a router's hop is then one
+     * header write instead of two.
+     * \param ipv4Head the packet's first 12 bytes, TTL not yet decremented
+     */
+    void SetDecrementedIpv4Head(const uint8_t* ipv4Head)
+    {
+        uint8_t* out = m_bytes + ETHERNET_HEADER_BYTES;
+        std::copy(ipv4Head, ipv4Head + IPV4_HEAD_BYTES, out);
+        if (ipv4Head[10] != 0 || ipv4Head[11] != 0) // a zero checksum is "not computed"
+        {
+            const uint16_t c =
+                TtlDecrementChecksum(static_cast<uint16_t>((ipv4Head[10] << 8) | ipv4Head[11]),
+                                     ipv4Head[8],
+                                     ipv4Head[9]);
+            out[10] = static_cast<uint8_t>(c >> 8);
+            out[11] = static_cast<uint8_t>(c);
+        }
+        out[8] = static_cast<uint8_t>(ipv4Head[8] - 1);
+        m_size = ETHERNET_HEADER_BYTES + IPV4_HEAD_BYTES;
+    }
+
+    /// Carry the Ethernet header alone.
+    void ClearIpv4Head()
+    {
+        m_size = ETHERNET_HEADER_BYTES;
+    }
+
+    // For printing, the frame's header is an Ethernet header (the IPv4 bytes it may carry
+    // are those of the packet's own IPv4 header, which ns-3's metadata already describes).
     TypeId GetInstanceTypeId() const override
     {
         return EthernetHeader::GetTypeId();
@@ -98,18 +135,19 @@ class RdmaNetDevice::Ipv4FrameHeader : public Header
 
     uint32_t GetSerializedSize() const override
     {
-        return ETHERNET_HEADER_BYTES;
+        return m_size;
     }
 
     void Serialize(Buffer::Iterator start) const override
     {
-        start.Write(m_bytes, ETHERNET_HEADER_BYTES);
+        start.Write(m_bytes, m_size);
     }
 
     uint32_t Deserialize(Buffer::Iterator start) override
     {
         start.Read(m_bytes, ETHERNET_HEADER_BYTES);
         m_valid = false;
+        m_size = ETHERNET_HEADER_BYTES;
         return ETHERNET_HEADER_BYTES;
     }
 
@@ -120,7 +158,8 @@ class RdmaNetDevice::Ipv4FrameHeader : public Header
     }
 
   private:
-    uint8_t m_bytes[ETHERNET_HEADER_BYTES]{};
+    uint8_t m_bytes[ETHERNET_HEADER_BYTES + IPV4_HEAD_BYTES]{};
+    uint32_t m_size{ETHERNET_HEADER_BYTES};
     Mac48Address m_source;
     Mac48Address m_destination;
     bool m_valid{false};
@@ -301,6 +340,7 @@ RdmaNetDevice::Enqueue(Ptr<Packet> packet, uint8_t cls)
                     "RdmaNetDevice::Enqueue: packet of "
                         << packet->GetSize() << " bytes exceeds the MTU of " << m_mtu << " bytes");
     m_queueBytes[cls] += packet->GetSize();
+    m_macTxBytes += packet->GetSize();
     if (!m_macTxTrace.IsEmpty())
     {
         m_macTxTrace(packet);
@@ -361,6 +401,31 @@ RdmaNetDevice::SetPortHandler(RdmaPortHandler* handler, uint32_t port)
 {
     m_portHandler = handler;
     m_handlerPort = port;
+}
+
+void
+RdmaNetDevice::SetDecrementTtl(bool decrement)
+{
+    m_decrementTtl = decrement;
+}
+
+bool
+RdmaNetDevice::GetDecrementTtl() const
+{
+    return m_decrementTtl;
+}
+
+uint16_t
+RdmaNetDevice::TtlDecrementChecksum(uint16_t checksum, uint8_t ttl, uint8_t protocol)
+{
+    // RFC 1624 eqn. 3: HC' = ~(~HC + ~m + m'), one's complement sums of 16-bit words, with
+    // m the word holding TTL and protocol before the change and m' after it.
+    const uint16_t m = static_cast<uint16_t>((ttl << 8) | protocol);
+    const uint16_t m1 = static_cast<uint16_t>(((ttl - 1) << 8) | protocol);
+    uint32_t sum = uint32_t(static_cast<uint16_t>(~checksum)) + static_cast<uint16_t>(~m) + m1;
+    sum = (sum & 0xffffU) + (sum >> 16);
+    sum = (sum & 0xffffU) + (sum >> 16);
+    return static_cast<uint16_t>(~sum);
 }
 
 bool
@@ -494,7 +559,8 @@ constexpr uint32_t IP_PREFIX = IP_BTH + RdmaBthHeader::SIZE;
  * \param ip the first bytes of the IPv4 packet
  * \param n how many of them there are (at most IP_PREFIX are read)
  * \param intBytes the peer's INT header
- * eturn wire bytes
+ *
+eturn wire bytes
  */
 uint32_t
 HpccSimulatorIpv4Bytes(const uint8_t* ip, uint32_t n, uint32_t intBytes)
@@ -688,6 +754,7 @@ RdmaNetDevice::TryTransmit()
                             "RdmaNetDevice: pulled packet of "
                                 << packet->GetSize() << " bytes exceeds the MTU of " << m_mtu
                                 << " bytes");
+            m_macTxBytes += packet->GetSize();
             if (!m_macTxTrace.IsEmpty())
             {
                 m_macTxTrace(packet);
@@ -818,6 +885,12 @@ RdmaNetDevice::Receive(Ptr<Packet> frame)
     {
         NS_LOG_LOGIC("frame " << frame->GetUid() << " corrupted by the error model");
         ++m_rxDrops;
+        uint8_t eth[ETHERNET_HEADER_BYTES];
+        if (frame->CopyData(eth, sizeof(eth)) == sizeof(eth) &&
+            ((eth[12] << 8) | eth[13]) == ETHERTYPE_IPV4)
+        {
+            m_ipv4CorruptedBytes += frame->GetSize() - ETHERNET_HEADER_BYTES;
+        }
         m_phyRxDropTrace(frame);
         return;
     }
@@ -859,6 +932,7 @@ RdmaNetDevice::Receive(Ptr<Packet> frame)
         return;
     }
     frame->RemoveAtStart(ETHERNET_HEADER_BYTES);
+    m_ipv4RxBytes += frame->GetSize();
     if (!m_macRxTrace.IsEmpty())
     {
         m_macRxTrace(frame);
@@ -977,6 +1051,20 @@ RdmaNetDevice::AddIpv4EthernetHeader(const Ptr<Packet>& packet)
     {
         m_ipv4Header->Set(m_address, peer->m_address);
     }
+    m_ipv4TxBytes += packet->GetSize();
+    uint8_t head[Ipv4FrameHeader::IPV4_HEAD_BYTES];
+    if (m_decrementTtl &&
+        packet->CopyData(head, Ipv4FrameHeader::IPV4_HEAD_BYTES) ==
+            Ipv4FrameHeader::IPV4_HEAD_BYTES &&
+        (head[0] >> 4) == 4 && head[8] > 0)
+    {
+        m_ipv4Header->SetDecrementedIpv4Head(head);
+        packet->RemoveAtStart(Ipv4FrameHeader::IPV4_HEAD_BYTES);
+    }
+    else
+    {
+        m_ipv4Header->ClearIpv4Head();
+    }
     packet->AddHeader(*m_ipv4Header);
 }
 
@@ -1026,6 +1114,30 @@ uint64_t
 RdmaNetDevice::GetTxWireBytes() const
 {
     return m_txWireBytes;
+}
+
+uint64_t
+RdmaNetDevice::GetMacTxBytes() const
+{
+    return m_macTxBytes;
+}
+
+uint64_t
+RdmaNetDevice::GetIpv4TxBytes() const
+{
+    return m_ipv4TxBytes;
+}
+
+uint64_t
+RdmaNetDevice::GetIpv4RxBytes() const
+{
+    return m_ipv4RxBytes;
+}
+
+uint64_t
+RdmaNetDevice::GetIpv4CorruptedBytes() const
+{
+    return m_ipv4CorruptedBytes;
 }
 
 Ptr<RdmaChannel>

@@ -309,6 +309,29 @@ class RdmaNetDevice : public NetDevice
     void SetPortHandler(RdmaPortHandler* handler, uint32_t port);
 
     /**
+     * Make this device a router's port: every IPv4 packet it sends leaves with its TTL one
+     * lower (RFC 1812 section 5.3.1; the header checksum, when the packet carries one, updated
+     * as RFC 1624 eqn. 3 does). The rewrite is done in the same header write that adds the
+     * Ethernet header, so a hop costs one header write rather than two. The router drops
+     * packets whose TTL would reach zero before queuing them (RdmaSwitch does).
+     * \param decrement true on a switch's ports
+     */
+    void SetDecrementTtl(bool decrement);
+    /// \return true if this device decrements the TTL of the IPv4 packets it sends
+    bool GetDecrementTtl() const;
+
+    /**
+     * The IPv4 header checksum after the TTL is decremented by one, by RFC 1624's
+     * incremental update (eqn. 3), without summing the header again.
+     * \param checksum the checksum before
+     * \param ttl the TTL before (above 0)
+     * \param protocol the protocol field (the TTL's 16-bit word partner)
+     *
+eturn the checksum after
+     */
+    static uint16_t TtlDecrementChecksum(uint16_t checksum, uint8_t ttl, uint8_t protocol);
+
+    /**
      * \param cls traffic class
      * \return true if a received PFC frame currently pauses the class
      */
@@ -399,6 +422,14 @@ class RdmaNetDevice : public NetDevice
     uint64_t GetTxFrames() const;
     /// \return bytes transmitted on the wire (WireBytes of every frame)
     uint64_t GetTxWireBytes() const;
+    /// \return IPv4 bytes handed to the device to send (what MacTx reports)
+    uint64_t GetMacTxBytes() const;
+    /// \return IPv4 bytes put on the wire (frames less their Ethernet header)
+    uint64_t GetIpv4TxBytes() const;
+    /// \return IPv4 bytes received intact (what MacRx reports)
+    uint64_t GetIpv4RxBytes() const;
+    /// \return IPv4 bytes of frames the receive error model corrupted (dropped on arrival)
+    uint64_t GetIpv4CorruptedBytes() const;
 
     /// \return the channel this device is attached to
     Ptr<RdmaChannel> GetRdmaChannel() const;
@@ -554,6 +585,11 @@ class RdmaNetDevice : public NetDevice
     uint64_t m_rxDrops{0};
     uint64_t m_txFrames{0};
     uint64_t m_txWireBytes{0};
+    uint64_t m_macTxBytes{0};         //!< IPv4 bytes given to the device to send
+    uint64_t m_ipv4TxBytes{0};        //!< IPv4 bytes sent on the wire
+    uint64_t m_ipv4RxBytes{0};        //!< IPv4 bytes received intact
+    uint64_t m_ipv4CorruptedBytes{0}; //!< IPv4 bytes lost to the receive error model
+    bool m_decrementTtl{false};       //!< a router's port (SetDecrementTtl)
 
     TracedCallback<Ptr<const Packet>> m_macTxTrace;
     TracedCallback<Ptr<const Packet>> m_macRxTrace;

@@ -65,53 +65,6 @@ constexpr uint32_t BTH_BYTE4_AFTER_IP = 8 + 4;
 constexpr uint8_t IPPROTO_TCP_NUMBER = 6;
 constexpr uint8_t IPPROTO_UDP_NUMBER = 17;
 
-/// Bytes of the IPv4 header the TTL update rewrites: version .. header checksum.
-constexpr uint32_t IPV4_TTL_REWRITE_BYTES = 12;
-
-/**
- * The first 12 bytes of an IPv4 header as raw bytes, to rewrite TTL and checksum in place
- * (RemoveAtStart + AddHeader: no allocation when the packet's buffer is not shared, and no
- * parse and re-serialization of the whole header as with Ipv4Header).
- */
-class Ipv4HeadBytes : public Header
-{
-  public:
-    static TypeId GetTypeId()
-    {
-        static TypeId tid =
-            TypeId("ns3::RdmaSwitch::Ipv4HeadBytes").SetParent<Header>().SetGroupName("Rdma");
-        return tid;
-    }
-
-    TypeId GetInstanceTypeId() const override
-    {
-        return GetTypeId();
-    }
-
-    void Print(std::ostream& os) const override
-    {
-        os << "IPv4 ttl=" << +m_bytes[8];
-    }
-
-    uint32_t GetSerializedSize() const override
-    {
-        return IPV4_TTL_REWRITE_BYTES;
-    }
-
-    void Serialize(Buffer::Iterator start) const override
-    {
-        start.Write(m_bytes, IPV4_TTL_REWRITE_BYTES);
-    }
-
-    uint32_t Deserialize(Buffer::Iterator start) override
-    {
-        start.Read(m_bytes, IPV4_TTL_REWRITE_BYTES);
-        return IPV4_TTL_REWRITE_BYTES;
-    }
-
-    uint8_t m_bytes[IPV4_TTL_REWRITE_BYTES]; //!< the bytes
-};
-
 /// \return big-endian 32-bit value at p
 inline uint32_t
 ReadU32(const uint8_t* p)
@@ -323,6 +276,7 @@ RdmaSwitch::DoDispose()
     for (auto& dev : m_ports)
     {
         dev->SetPortHandler(nullptr, 0);
+        dev->SetDecrementTtl(false);
     }
     m_refreshEvents.clear();
     m_ports.clear();
@@ -443,6 +397,7 @@ RdmaSwitch::AddPort(Ptr<RdmaNetDevice> device)
 
     // The device calls HandleReceive / HandleDequeue directly (no Callback layers).
     device->SetPortHandler(this, port);
+    device->SetDecrementTtl(true);
     NS_LOG_INFO("port " << port << ": " << device->GetDataRate() << ", delay "
                         << channel->GetDelay() << ", headroom " << m_mmu->GetHeadroom(port)
                         << " B");
@@ -909,37 +864,6 @@ RdmaSwitch::RunDequeueHooks(const Ptr<Packet>& packet, uint32_t port, uint8_t cl
     }
 }
 
-uint16_t
-RdmaSwitch::TtlDecrementChecksum(uint16_t checksum, uint8_t ttl, uint8_t protocol)
-{
-    // RFC 1624 eqn. 3: HC' = ~(~HC + ~m + m'), one's complement sums of 16-bit words, with
-    // m the word holding TTL and protocol before the change and m' after it.
-    const uint16_t m = static_cast<uint16_t>((ttl << 8) | protocol);
-    const uint16_t m1 = static_cast<uint16_t>(((ttl - 1) << 8) | protocol);
-    uint32_t sum = uint32_t(static_cast<uint16_t>(~checksum)) + static_cast<uint16_t>(~m) + m1;
-    sum = (sum & 0xffffU) + (sum >> 16);
-    sum = (sum & 0xffffU) + (sum >> 16);
-    return static_cast<uint16_t>(~sum);
-}
-
-void
-RdmaSwitch::DecrementTtl(const Ptr<Packet>& packet, const uint8_t* head, bool checksum)
-{
-    // One object reused: a Header's construction and destruction cost more than the rewrite.
-    // Never destroyed, so that no destructor runs during static destruction at exit.
-    static Ipv4HeadBytes& h = *new Ipv4HeadBytes;
-    std::copy(head, head + IPV4_TTL_REWRITE_BYTES, h.m_bytes);
-    if (checksum)
-    {
-        const uint16_t c = TtlDecrementChecksum(ReadU16(head + 10), head[8], head[9]);
-        h.m_bytes[10] = static_cast<uint8_t>(c >> 8);
-        h.m_bytes[11] = static_cast<uint8_t>(c);
-    }
-    h.m_bytes[8] = static_cast<uint8_t>(head[8] - 1);
-    packet->RemoveAtStart(IPV4_TTL_REWRITE_BYTES);
-    packet->AddHeader(h);
-}
-
 void
 RdmaSwitch::SetEcnEnabled(bool enabled)
 {
@@ -1148,7 +1072,8 @@ RdmaSwitch::Forward(uint32_t inPort,
         SendPfcFrame(inPort, static_cast<uint8_t>(1U << cls), true, false);
     }
 
-    DecrementTtl(packet, head, hasChecksum);
+    // The TTL leaves one lower: the port rewrites it with the Ethernet header it adds
+    // (RdmaNetDevice::SetDecrementTtl), one header write per hop.
 
     // Egress stages (RED/ECN marking first) at enqueue. What the stages filter on is read
     // from the header once, here, and kept in the FIFO entry for the dequeue hooks.

@@ -279,16 +279,6 @@ class RdmaSwitch : public Object, public RdmaPortHandler
     /// \return the ECMP seed in use (EcmpSeed, or derived from the node id if 0)
     uint64_t GetEffectiveEcmpSeed() const;
 
-    /**
-     * The IPv4 header checksum after the TTL is decremented by one, by RFC 1624's
-     * incremental update (eqn. 3), without summing the header again.
-     * \param checksum the checksum before
-     * \param ttl the TTL before (above 0)
-     * \param protocol the protocol byte (the TTL's 16-bit word partner)
-     * \return the checksum after
-     */
-    static uint16_t TtlDecrementChecksum(uint16_t checksum, uint8_t ttl, uint8_t protocol);
-
     /// \return the MMU
     Ptr<RdmaSwitchMmu> GetMmu() const;
 
@@ -416,14 +406,6 @@ class RdmaSwitch : public Object, public RdmaPortHandler
      * \param extraTxBytes wire bytes to add to the port's counter (the packet at dequeue)
      */
     void FillPortState(RdmaEgressContext& ctx, uint64_t extraTxBytes) const;
-    /**
-     * Decrement the IPv4 TTL in place, and update the header checksum incrementally if
-     * the header carries one (RFC 1624).
-     * \param packet the packet, starting with its IPv4 header
-     * \param head its first bytes as received (at least 12; TTL above 1)
-     * \param checksum the header carries a checksum
-     */
-    void DecrementTtl(const Ptr<Packet>& packet, const uint8_t* head, bool checksum);
     // Attribute accessors forwarding to the RED marker.
     void SetEcnEnabled(bool enabled);
     bool GetEcnEnabled() const;

@@ -223,7 +223,7 @@ TEST(RdmaEgress, IncrementalChecksumMatchesAFullRecompute)
                 Ptr<Packet> q = Create<Packet>();
                 q->AddHeader(ip);
                 q->CopyData(after, 20);
-                const uint16_t c = RdmaSwitch::TtlDecrementChecksum(
+                const uint16_t c = RdmaNetDevice::TtlDecrementChecksum(
                     static_cast<uint16_t>((before[10] << 8) | before[11]),
                     static_cast<uint8_t>(ttl),
                     proto);
@@ -268,6 +268,17 @@ TEST(RdmaEgress, SwitchDecrementsTtlAndDropsExpiredPackets)
     EXPECT_TRUE(r.ip[0].IsChecksumOk()); // updated incrementally
     EXPECT_EQ(r.ip[1].GetTtl(), 1);
     EXPECT_EQ(star.sw->GetDropCount(RdmaSwitch::TTL_EXPIRED), 2u);
+    // The ports' IPv4 byte counters (what RdmaConservationMonitor reads): host 0 handed
+    // over and sent four packets, the switch forwarded two, host 1 received two.
+    const uint64_t size = s.make(0)->GetSize();
+    EXPECT_EQ(star.hostDev[0]->GetMacTxBytes(), 4 * size);
+    EXPECT_EQ(star.hostDev[0]->GetIpv4TxBytes(), 4 * size);
+    EXPECT_EQ(star.sw->GetPort(1)->GetIpv4TxBytes(), 2 * size);
+    EXPECT_EQ(star.sw->GetPort(0)->GetIpv4RxBytes(), 4 * size);
+    EXPECT_EQ(star.hostDev[1]->GetIpv4RxBytes(), 2 * size);
+    EXPECT_EQ(star.hostDev[1]->GetIpv4CorruptedBytes(), 0u);
+    EXPECT_TRUE(star.sw->GetPort(1)->GetDecrementTtl());
+    EXPECT_FALSE(star.hostDev[0]->GetDecrementTtl());
     EXPECT_EQ(reasons, (std::vector<std::string>{"TTL_EXPIRED", "TTL_EXPIRED"}));
     EXPECT_EQ(star.sw->GetMmu()->GetTotalUsed(), 0u);
     Simulator::Destroy();
@@ -374,8 +385,10 @@ TEST(RdmaEgress, StagesSeeQueueAndPortStateAndTheirVerdictsAreAccounted)
     const Receiver& r = star.sinks[2];
     ASSERT_EQ(r.ip.size(), 2u);
     EXPECT_EQ(r.ip[0].GetEcn(), Ipv4Header::ECN_CE);
-    EXPECT_TRUE(r.ip[0].IsChecksumOk());
+    EXPECT_TRUE(r.ip[0].IsChecksumOk()); // marked at dequeue, TTL decremented after it
+    EXPECT_EQ(r.ip[0].GetTtl(), 63);
     EXPECT_EQ(r.ip[1].GetEcn(), Ipv4Header::ECN_NotECT);
+    EXPECT_EQ(r.ip[1].GetTtl(), 63);
     Simulator::Destroy();
 }
 
