@@ -7,7 +7,8 @@
 #   make test          build, then run all tests with CTest; then the same in build-debug/
 #   make debug         configure (Debug: NS_ASSERT and NS_LOG compiled in, -O1 -g) into build-debug/
 #   make test-debug    build-debug/, then run all tests there
-#   make bench         build, then run the benchmarks (benchmarks/run-benchmarks.py)
+#   make bench         build, then run the benchmarks (benchmarks/run-benchmarks.py), with
+#                      instruction counts under valgrind if it is installed
 #   make format        clang-format -i every .h/.cc
 #   make check-format  fail if any .h/.cc is not clang-formatted
 #   make clean         remove build/, build-debug/, build-sanitize/ and results/
@@ -91,7 +92,7 @@ test-debug: debug
 	ctest --test-dir $(DEBUG_BUILD_DIR) -j$(CTEST_JOBS) --output-on-failure
 
 bench: build
-	$(PYTHON) benchmarks/run-benchmarks.py
+	$(PYTHON) benchmarks/run-benchmarks.py --instructions
 
 format:
 	$(if $(FORMAT_FILES),$(CLANG_FORMAT) -i $(FORMAT_FILES),@echo "make format: no .h/.cc files")

@@ -3,7 +3,7 @@
 """Run every benchmark scenario in its own process and print one table.
 
 Usage: benchmarks/run-benchmarks.py [--build build] [--record] [--replications N]
-                                    [--schedulers [--scheduler-runs N]]
+                                    [--schedulers [--scheduler-runs N]] [--instructions]
 
 It also runs rdma-bench --scenario=memory: the heap bytes of one host, one switch and one
 queue pair, measured separately while a k = 16 fat-tree is built (--mem-k changes k).
@@ -18,6 +18,13 @@ that mapping decides most of the FCT tail. The HPCC scenarios are therefore also
 replications (ns-3's --RngRun 1..N, which draws both the ECN marking and the switches' ECMP
 seeds): the script prints the minimum, median and maximum of FCT mean/p50/p99 over them and
 the median's deviation from the peer's figure.
+
+--instructions runs incast, hpcc-incast15 and hpcc-a2a16 once more under valgrind's callgrind
+and prints the instructions each whole process executed: the noise-free speed figure (the same
+on any machine load), compared with the count recorded in recorded-results.json and, for the
+HPCC scenarios, with the peer simulator's count on the same inputs (../shared/bench). Event
+counts are compared with the recorded ones in every run. (About 10 minutes: callgrind runs
+some 50 times slower than the program.)
 
 --schedulers compares ns-3's event schedulers (Map, Heap, PriorityQueue, Calendar) on
 hpcc-a2a16 and fattree8: the fastest of --scheduler-runs runs each (this VM's speed varies
@@ -40,6 +47,13 @@ RESULT_KEYS = ["completed", "fct_mean_us", "fct_p50_us", "fct_p99_us", "pfc_fram
 FCT_KEYS = ["fct_mean_us", "fct_p50_us", "fct_p99_us"]
 # The peer simulator's figures on the same inputs (../shared/bench/README.md).
 PEER_FCT_US = {"hpcc-a2a16": (1447, 1436, 2047), "hpcc-incast15": (1251, 1413, 1455)}
+# Instructions the peer simulator executed on them (valgrind callgrind, whole process;
+# ../shared/bench/README.md).
+PEER_INSTRUCTIONS = {"hpcc-a2a16": 20_144_801_367, "hpcc-incast15": 1_606_563_137}
+INSTRUCTION_SCENARIOS = ["incast", "hpcc-incast15", "hpcc-a2a16"]
+# An instruction count this much above the recorded one is reported as a slowdown.
+INSTRUCTION_TOLERANCE = 0.01
+CALLGRIND = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
 HERE = os.path.dirname(os.path.abspath(__file__))
 RECORD = os.path.join(HERE, "recorded-results.json")
 
@@ -47,16 +61,28 @@ RECORD = os.path.join(HERE, "recorded-results.json")
 SCHEDULERS = ["MapScheduler", "HeapScheduler", "PriorityQueueScheduler", "CalendarScheduler"]
 
 
-def run(exe, scenario, *extra):
-    out = subprocess.run([exe, f"--scenario={scenario}", *extra], check=True,
-                         capture_output=True, text=True).stdout
+def callgrind_instructions(stderr):
+    """The whole-process instruction count from callgrind's summary ("Collected : N")."""
+    import re
+    m = re.search(r"Collected : (\d+)", stderr)
+    if not m:
+        sys.exit("callgrind printed no instruction count:\n" + stderr[-2000:])
+    return m.group(1)
+
+
+def run(exe, scenario, *extra, wrapper=()):
+    proc = subprocess.run([*wrapper, exe, f"--scenario={scenario}", *extra], check=True,
+                          capture_output=True, text=True)
+    out = proc.stdout
+    if wrapper:
+        return {"instructions": callgrind_instructions(proc.stderr)}
     line = [l for l in out.splitlines() if l.startswith("scenario=")][-1]
     return dict(kv.split("=", 1) for kv in line.split())
 
 
-def run_hpcc(build, name, flow_file, rng_run=1, *extra):
+def run_hpcc(build, name, flow_file, rng_run=1, *extra, wrapper=()):
     """Run hpcc-compat on the shared config with the given flow file (replication rng_run);
-    parse its summary."""
+    parse its summary (with a wrapper, callgrind: its instruction count only)."""
     import re
     import tempfile
     data = os.path.join(HERE, "..", "test", "data", "hpcc")
@@ -67,9 +93,12 @@ def run_hpcc(build, name, flow_file, rng_run=1, *extra):
             text = f.read().replace("flow_a2a16.txt", flow_file)
         with open(cfg, "w") as f:
             f.write(text)
-        out = subprocess.run([exe, f"--config={cfg}", f"--dir={data}", f"--outDir={tmp}/out",
-                              f"--RngRun={rng_run}", *extra],
-                             check=True, capture_output=True, text=True).stdout
+        proc = subprocess.run([*wrapper, exe, f"--config={cfg}", f"--dir={data}",
+                               f"--outDir={tmp}/out", f"--RngRun={rng_run}", *extra],
+                              check=True, capture_output=True, text=True)
+    if wrapper:
+        return {"instructions": callgrind_instructions(proc.stderr)}
+    out = proc.stdout
     r = {"scenario": name}
     m = re.search(r"flows completed (\d+)/(\d+); FCT mean ([\d.]+) us, p50 ([\d.]+) us, "
                   r"p99 ([\d.]+) us", out)
@@ -77,6 +106,7 @@ def run_hpcc(build, name, flow_file, rng_run=1, *extra):
              fct_p50_us=m.group(4), fct_p99_us=m.group(5))
     m = re.search(r"pause frames (\d+)", out)
     r["pfc_frames"] = m.group(1)
+    r["packet_hops"] = re.search(r"frames on links (\d+)", out).group(1)
     m = re.search(r"events (\d+), simulated ([\d.]+) s, wall ([\d.]+) s \(user CPU ([\d.]+) s\),"
                   r" peak RSS ([\d.]+) MB", out)
     events, wall = int(m.group(1)), float(m.group(3))
@@ -112,6 +142,9 @@ def main():
                     help="compare ns-3's schedulers on hpcc-a2a16 and fattree8")
     ap.add_argument("--scheduler-runs", type=int, default=3,
                     help="runs per scheduler and scenario; the fastest counts (default 3)")
+    ap.add_argument("--instructions", action="store_true",
+                    help="also count the instructions of incast, hpcc-incast15 and hpcc-a2a16 "
+                         "under valgrind's callgrind (about 10 minutes)")
     ap.add_argument("--mem-k", type=int, default=16,
                     help="fat-tree arity of the memory-per-object measurement (default 16)")
     args = ap.parse_args()
@@ -181,6 +214,36 @@ def main():
     if os.path.exists(RECORD):
         with open(RECORD) as f:
             recorded = json.load(f)
+
+    if args.instructions:
+        import shutil
+        if not shutil.which("valgrind"):
+            print("instructions: valgrind not found (sudo apt-get install valgrind); skipped")
+        else:
+            print("scenario | instructions (callgrind, whole process) | per event | "
+                  "per packet-hop | recorded | peer")
+            for s in INSTRUCTION_SCENARIOS:
+                if s in HPCC_SCENARIOS:
+                    n = run_hpcc(args.build, s, HPCC_SCENARIOS[s], wrapper=CALLGRIND)
+                else:
+                    n = run(exe, s, wrapper=CALLGRIND)
+                results[s]["instructions"] = n["instructions"]
+                count = int(n["instructions"])
+                old = recorded.get(s, {}).get("instructions")
+                verdict = "no record"
+                if old:
+                    change = count / int(old) - 1
+                    verdict = f"{old} ({100 * change:+.2f} %"
+                    verdict += ", MORE INSTRUCTIONS)" if change > INSTRUCTION_TOLERANCE else ")"
+                peer = PEER_INSTRUCTIONS.get(s)
+                peer_text = f"{peer} ({peer / count:.2f}x ours)" if peer else ""
+                events = int(results[s].get("events", 0))
+                hops = int(results[s].get("packet_hops", 0))
+                per_event = f"{count / events:.0f}" if events else ""
+                per_hop = f"{count / hops:.0f}" if hops else ""
+                print(f"{s} | {count} | {per_event} | {per_hop} | {verdict} | {peer_text}",
+                      flush=True)
+
     moved = False
     for s, r in results.items():
         old = recorded.get(s)
@@ -193,10 +256,18 @@ def main():
             print(f"{s}: RESULT FIGURES MOVED: " + "; ".join(diffs))
         else:
             print(f"{s}: result figures unchanged")
+        # Events are deterministic too; fewer or more with the same results is a speed change.
+        if old.get("events") and old["events"] != r.get("events"):
+            print(f"{s}: events {old['events']} -> {r.get('events')}")
     if args.record:
+        merged = {}
+        for s, r in results.items():
+            merged[s] = {k: r[k] for k in RESULT_KEYS + ["events"]}
+            instructions = r.get("instructions", recorded.get(s, {}).get("instructions"))
+            if instructions:
+                merged[s]["instructions"] = instructions
         with open(RECORD, "w") as f:
-            json.dump({s: {k: r[k] for k in RESULT_KEYS} for s, r in results.items()}, f,
-                      indent=2, sort_keys=True)
+            json.dump(merged, f, indent=2, sort_keys=True)
             f.write("\n")
         print(f"recorded in {RECORD}")
     return 1 if moved and not args.record else 0

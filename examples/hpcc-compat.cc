@@ -1441,9 +1441,11 @@ PrintSummary(const Run& run,
         ecnMarks += sw->GetEcnMarks();
     }
     uint64_t linkDrops = 0;
+    uint64_t frames = 0; // packet-hops: frames put on a link (data, ACK, CNP, PFC)
     for (const auto& p : pfc.probes)
     {
         linkDrops += p.device->GetRxDropCount();
+        frames += p.device->GetTxFrames();
     }
     std::sort(fcts.begin(), fcts.end());
     auto pct = [&fcts](double p) {
@@ -1475,7 +1477,8 @@ PrintSummary(const Run& run,
               << " pauses, " << pfc.refreshes << " refreshes), resume frames " << pfc.resumes
               << "\ndrops: switch " << switchDrops << ", links " << linkDrops << "; ECN marks "
               << ecnMarks << ", CNPs " << cnps << "; retransmissions " << retransmissions
-              << ", timeouts " << timeouts << "\nevents " << events << ", simulated "
+              << ", timeouts " << timeouts << "\nframes on links " << frames << "\nevents "
+              << events << ", simulated "
               << std::setprecision(6) << simulated.GetSeconds() << " s, wall "
               << std::setprecision(3) << wall << " s (user CPU "
               << ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 << " s), peak RSS "
