@@ -19,7 +19,7 @@
  * 2016, §5.1) or when it enters it (enqueue: the mark is delayed by the queueing delay,
  * about 27 us at 135 KB and 40 Gb/s); the receiver's NIC sends CNPs (--cnpInterval); the
  * senders run ns3::DcqcnCongestionControl with the parameters of --preset (paper or
- * connectx, DcqcnCongestionControl::ApplyPaperPreset / ApplyConnectXPreset), each of which
+ * connectx, RdmaCcHelper::ApplyDcqcnPaperPreset / ApplyDcqcnConnectXPreset), each of which
  * a command-line option overrides (--g, --timer, --rai, ...; --PrintHelp lists them).
  *
  * Output
@@ -353,11 +353,11 @@ main(int argc, char* argv[])
     // One call selects every RP parameter and the NP's CNP interval ...
     if (preset == "paper")
     {
-        DcqcnCongestionControl::ApplyPaperPreset(rdma);
+        RdmaCcHelper::ApplyDcqcnPaperPreset(rdma);
     }
     else
     {
-        DcqcnCongestionControl::ApplyConnectXPreset(rdma);
+        RdmaCcHelper::ApplyDcqcnConnectXPreset(rdma);
     }
     // ... and each option overrides one of them.
     for (const auto& [option, name, value] : dcqcnOptions)

@@ -9,7 +9,13 @@
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/object-factory.h"
+#include "ns3/dcqcn-congestion-control.h"
+#include "ns3/data-rate.h"
+#include "ns3/double.h"
+#include "ns3/enum.h"
+#include "ns3/nstime.h"
 #include "ns3/rdma-congestion-control.h"
+#include "ns3/uinteger.h"
 #include "ns3/rdma-switch.h"
 #include "ns3/string.h"
 #include "ns3/type-id.h"
@@ -209,6 +215,85 @@ RdmaCcHelper::SetLossRecovery(RdmaHelper& rdma,
         rdma.SetLossRecovery(typeId, attr, StringValue(value));
     }
     return typeId;
+}
+
+void
+RdmaCcHelper::ApplyDcqcnPaperPreset(RdmaHelper& helper)
+{
+    // Zhu et al., SIGCOMM 2015 (RP, NP, CP parameters) and the authors' ns-3 release
+    // (R_HAI, MinRate); doc/dcqcn.rst lists the sources.
+    helper.SetCongestionControl("ns3::DcqcnCongestionControl",
+                                "G",
+                                DoubleValue(1.0 / 256),
+                                "InitialAlpha",
+                                DoubleValue(1.0),
+                                "AlphaUpdateInterval",
+                                TimeValue(MicroSeconds(55)),
+                                "AlphaUpdateMode",
+                                EnumValue(DcqcnCongestionControl::PER_CNP),
+                                "RateDecreaseInterval",
+                                TimeValue(Seconds(0)),
+                                "RateDecreaseDivisor",
+                                DoubleValue(2.0),
+                                "MinDecreaseFactor",
+                                DoubleValue(0.0),
+                                "RateIncreaseInterval",
+                                TimeValue(MicroSeconds(55)),
+                                "ByteCounter",
+                                UintegerValue(10000000),
+                                "FastRecoverySteps",
+                                UintegerValue(5),
+                                "AdditiveIncreaseRate",
+                                DataRateValue(DataRate("40Mbps")),
+                                "HyperIncreaseRate",
+                                DataRateValue(DataRate("200Mbps")),
+                                "MinRate",
+                                DataRateValue(DataRate("100Mbps")),
+                                "ClampTargetRate",
+                                BooleanValue(true),
+                                "ClampTargetRateAfterTimeIncrease",
+                                BooleanValue(true));
+    helper.SetNicAttribute("CnpInterval", TimeValue(MicroSeconds(50)));
+}
+
+void
+RdmaCcHelper::ApplyDcqcnConnectXPreset(RdmaHelper& helper)
+{
+    // NVIDIA ConnectX-4 and later firmware defaults (mlxconfig / sysfs roce_rp, roce_np),
+    // converted to this model's units: doc/dcqcn.rst has the table.
+    helper.SetCongestionControl("ns3::DcqcnCongestionControl",
+                                "G",
+                                DoubleValue((1024.0 - 1019.0) / 1024.0), // dce_tcp_g 1019
+                                "InitialAlpha",
+                                DoubleValue(1023.0 / 1024.0), // initial_alpha_value 1023
+                                "AlphaUpdateInterval",
+                                TimeValue(MicroSeconds(1)), // dce_tcp_rtt 1
+                                "AlphaUpdateMode",
+                                EnumValue(DcqcnCongestionControl::PERIODIC),
+                                "RateDecreaseInterval",
+                                TimeValue(MicroSeconds(4)), // rate_reduce_monitor_period 4
+                                "RateDecreaseDivisor",
+                                DoubleValue(2.0), // rpg_gd 11: 2^11 / 2^10
+                                "MinDecreaseFactor",
+                                DoubleValue(0.5), // rpg_min_dec_fac 50 (%)
+                                "RateIncreaseInterval",
+                                TimeValue(MicroSeconds(300)), // rpg_time_reset 300
+                                "ByteCounter",
+                                UintegerValue(32767), // rpg_byte_reset 32767 B
+                                "FastRecoverySteps",
+                                UintegerValue(1), // rpg_threshold 1
+                                "AdditiveIncreaseRate",
+                                DataRateValue(DataRate("5Mbps")), // rpg_ai_rate 5
+                                "HyperIncreaseRate",
+                                DataRateValue(DataRate("50Mbps")), // rpg_hai_rate 50
+                                "MinRate",
+                                DataRateValue(DataRate("1Mbps")), // rpg_min_rate 1
+                                "ClampTargetRate",
+                                BooleanValue(false), // clamp_tgt_rate 0
+                                "ClampTargetRateAfterTimeIncrease",
+                                BooleanValue(true)); // clamp_tgt_rate_after_time_inc 1
+    helper.SetNicAttribute("CnpInterval", TimeValue(MicroSeconds(4))); // min_time_between_cnps
+    helper.SetNicAttribute("CnpDscp", UintegerValue(48));              // cnp_dscp 48
 }
 
 } // namespace ns3

@@ -75,7 +75,7 @@ class RdmaHelper;
  * after a CNP or a timer, the queue pair also re-paces the gap since its last packet at the
  * new rate (NotifyRateChange), as a NIC's rate limiter does.
  *
- * Defaults are the paper's parameters; ApplyConnectXPreset() selects NVIDIA ConnectX
+ * Defaults are the paper's parameters; RdmaCcHelper::ApplyDcqcnConnectXPreset() selects NVIDIA ConnectX
  * firmware defaults in one call (doc/dcqcn.rst has the mapping of both naming schemes).
  * Each queue pair gets its own copy through Fork() (CopyObject) with fresh per-flow state.
  */
@@ -156,29 +156,6 @@ class DcqcnCongestionControl : public RdmaCongestionControl
      */
     static const char* PhaseName(Phase phase);
 
-    /**
-     * Configure a helper for the DCQCN of the SIGCOMM 2015 paper in one call: congestion
-     * control ns3::DcqcnCongestionControl with every attribute at the paper's value (the
-     * defaults) and ns3::RdmaNic::CnpInterval 50 us (the NP's N). Switch marking
-     * (EcnKmin 5 KB, EcnKmax 200 KB, EcnPmax 1 %) is the RdmaSwitch default and is not
-     * touched. Attributes set afterwards with SetCongestionControl (same TypeId) or
-     * SetNicAttribute override single values.
-     * \param helper the helper whose NICs installed from now on use it
-     */
-    static void ApplyPaperPreset(RdmaHelper& helper);
-
-    /**
-     * Configure a helper for the DCQCN of NVIDIA ConnectX-4 and later NICs with their
-     * firmware defaults, in one call: the RP parameters (rpg_time_reset 300 us,
-     * rpg_byte_reset 32767 B, rpg_threshold 1, rpg_ai_rate 5 Mb/s, rpg_hai_rate
-     * 50 Mb/s, rpg_gd 11, rpg_min_dec_fac 50 %, rpg_min_rate 1 Mb/s, dce_tcp_g 1019,
-     * dce_tcp_rtt 1 us, rate_reduce_monitor_period 4 us, initial_alpha_value 1023,
-     * clamp_tgt_rate 0, clamp_tgt_rate_after_time_inc 1) on the congestion control and the
-     * NP's min_time_between_cnps 4 us as ns3::RdmaNic::CnpInterval. doc/dcqcn.rst gives
-     * the unit conversions and sources.
-     * \param helper the helper whose NICs installed from now on use it
-     */
-    static void ApplyConnectXPreset(RdmaHelper& helper);
 
   protected:
     void DoDispose() override;

@@ -9,7 +9,8 @@ script fails, naming each offending file, unless
   * both builds list the same model/helper sources, headers, tests and examples,
   * every listed file exists, and
   * every model/*.cc, model/*.h, helper/*.cc, helper/*.h, examples/*.cc and test/rdma-*-test.cc
-    on disk is listed.
+    on disk is listed, and
+  * no model file includes a helper header (model code never includes helpers).
 
 Usage: check-build-lists.py [MODULE_DIR]   (default: the folder above this script)
 Exit status 0 when consistent, 1 otherwise.
@@ -118,6 +119,12 @@ def on_disk(module_dir):
     return found
 
 
+def on_disk_helper_headers(module_dir):
+    """The helper/*.h files of the module."""
+    folder = os.path.join(module_dir, "helper")
+    return [os.path.join(folder, n) for n in os.listdir(folder) if n.endswith(".h")]
+
+
 def main(argv):
     module_dir = os.path.abspath(argv[1] if len(argv) > 1 else
                                  os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
@@ -145,6 +152,15 @@ def main(argv):
 
     for path in sorted(on_disk(module_dir) - listed):
         errors.append("%s: exists but is listed in neither CMakeLists.txt nor wscript" % path)
+    # Model code never includes helpers (ns-3's layering: helpers wire models, not the reverse).
+    helper_headers = {os.path.basename(p) for p in on_disk_helper_headers(module_dir)}
+    for name in sorted(os.listdir(os.path.join(module_dir, "model"))):
+        with open(os.path.join(module_dir, "model", name), encoding="utf-8") as f:
+            for number, line in enumerate(f, 1):
+                m = re.match(r'\s*#\s*include\s*"(?:ns3/)?([\w.-]+)"', line)
+                if m and m.group(1) in helper_headers:
+                    errors.append("model/%s:%d: includes the helper header %s"
+                                  % (name, number, m.group(1)))
 
     if errors:
         for error in errors:

@@ -113,7 +113,7 @@ struct Rp
     }
 };
 
-/// ApplyConnectXPreset's parameters, spelled out (doc/dcqcn.rst has their sources).
+/// ApplyDcqcnConnectXPreset's parameters, spelled out (doc/dcqcn.rst has their sources).
 std::vector<std::pair<std::string, std::string>>
 ConnectXParameters()
 {
@@ -233,7 +233,7 @@ TEST(RdmaDcqcn, ConnectXPresetCountsRpgByteResetInBytes)
     // CNPs are received. Given in Bytes" (mlxconfig's parameter description, Mellanox/
     // mstflint); ConnectX-5/6 firmware's default is 32767.
     Star star(2, "100Gbps", MicroSeconds(1));
-    DcqcnCongestionControl::ApplyConnectXPreset(star.rdma);
+    RdmaCcHelper::ApplyDcqcnConnectXPreset(star.rdma);
     star.Install();
     auto [qp, peer] = star.rdma.Connect(star.hosts.Get(1), star.hosts.Get(0));
     UintegerValue byteCounter;
@@ -704,11 +704,11 @@ RunMarkedFlows(const std::string& preset, const std::string& cc, Time duration)
     Star star(5, "40Gbps", MicroSeconds(1));
     if (preset == "paper")
     {
-        DcqcnCongestionControl::ApplyPaperPreset(star.rdma);
+        RdmaCcHelper::ApplyDcqcnPaperPreset(star.rdma);
     }
     else
     {
-        DcqcnCongestionControl::ApplyConnectXPreset(star.rdma);
+        RdmaCcHelper::ApplyDcqcnConnectXPreset(star.rdma);
     }
     if (cc != "ns3::DcqcnCongestionControl")
     {
@@ -734,7 +734,7 @@ RunMarkedFlows(const std::string& preset, const std::string& cc, Time duration)
 
 TEST(RdmaDcqcn, NotificationPointSpacesCnpsPerQueuePairByTheInterval)
 {
-    // Paper NP (N = 50 us, ApplyPaperPreset), senders at line rate: every QP's CE packets
+    // Paper NP (N = 50 us, ApplyDcqcnPaperPreset), senders at line rate: every QP's CE packets
     // arrive about every 4 x 1106 B / 40 Gb/s = 0.9 us, so its CNPs must be at least 50 us
     // apart and, since the next CE packet comes right after the interval, not much more.
     const Time interval = MicroSeconds(50);
@@ -757,7 +757,7 @@ TEST(RdmaDcqcn, NotificationPointSpacesCnpsPerQueuePairByTheInterval)
                   << ", max " << maxGap.As(Time::US) << "\n";
     }
 
-    // ApplyConnectXPreset also sets the NP's min_time_between_cnps (4 us). DCQCN senders
+    // ApplyDcqcnConnectXPreset also sets the NP's min_time_between_cnps (4 us). DCQCN senders
     // now slow down, so CE packets come less often; the spacing still never falls below
     // 4 us, and reaches it (with 50 us, it never could).
     CnpLog nic = RunMarkedFlows("connectx", "ns3::DcqcnCongestionControl", MicroSeconds(400));
@@ -825,7 +825,7 @@ struct ConvergenceProbe
 /**
  * N senders WRITE without end to one receiver through one switch at 40 Gb/s, links of
  * `linkDelay` (1 us: a loop of a few us), all starting at 0 at line rate, paper parameters
- * (ApplyPaperPreset; RED 5 KB / 200 KB / 1 %) with the switch marking at `markingPoint`
+ * (ApplyDcqcnPaperPreset; RED 5 KB / 200 KB / 1 %) with the switch marking at `markingPoint`
  * (ns3::RdmaSwitch::EcnMarkingPoint, "Enqueue" or "Dequeue"). Measured from `from` to `end`.
  * ACKs are coalesced (AckInterval 16) to halve the events: ACKs travel the other way and
  * take no part in DCQCN.
@@ -838,7 +838,7 @@ RunConvergence(uint32_t n,
                Time linkDelay = MicroSeconds(1))
 {
     Star star(n + 1, "40Gbps", linkDelay);
-    DcqcnCongestionControl::ApplyPaperPreset(star.rdma);
+    RdmaCcHelper::ApplyDcqcnPaperPreset(star.rdma);
     star.rdma.SetSwitchAttribute("EcnMarkingPoint", StringValue(markingPoint));
     star.rdma.SetNicAttribute("AckInterval", UintegerValue(16));
     star.Install();
@@ -914,7 +914,7 @@ CheckConvergence(uint32_t n)
 {
     const double line = 40e9;
     const ConvergenceResult r = RunConvergence(n, MilliSeconds(40), MilliSeconds(70));
-    // The paper preset (ApplyPaperPreset) on a 40 Gb/s link with 1024-byte payloads.
+    // The paper preset (ApplyDcqcnPaperPreset) on a 40 Gb/s link with 1024-byte payloads.
     DcqcnFluidModel::Parameters prm;
     prm.lineBps = line;
     prm.flows = n;
@@ -1096,7 +1096,7 @@ RunPausingIncast(const std::string& cc, bool ecn)
 {
     const uint32_t senders = 8;
     Star star(senders + 1, "40Gbps", MicroSeconds(1));
-    DcqcnCongestionControl::ApplyPaperPreset(star.rdma);
+    RdmaCcHelper::ApplyDcqcnPaperPreset(star.rdma);
     if (cc != "ns3::DcqcnCongestionControl")
     {
         star.rdma.SetCongestionControl(cc);
