@@ -22,8 +22,20 @@ using namespace ns3::rdmatest;
 namespace
 {
 
-/// Goodput of the link at line rate: 100 Gb/s x 1024 / 1106 = 92.586 Gb/s.
-const double LINE_GOODPUT = AnalyticalGoodput(FABRIC_LINE_RATE, FABRIC_MTU);
+/// Bytes on the wire per data packet besides the payload: RoCEv2's 82 and, with selective
+/// repeat, the RETH every WRITE packet carries (IRN; doc/loss-recovery.rst).
+constexpr double FRAMING = 82 + 16;
+
+/// Goodput of the link at line rate: 100 Gb/s x 1024 / 1122 = 91.266 Gb/s.
+const double LINE_GOODPUT = FABRIC_LINE_RATE * FABRIC_MTU / (FABRIC_MTU + FRAMING);
+
+/// HPCC's goodput when the bottleneck runs at utilisation u: its packets also carry the
+/// 44-byte INT area, so 1024 payload bytes in every 1166.
+double
+HpccGoodputAt(double u)
+{
+    return u * FABRIC_LINE_RATE * FABRIC_MTU / (FABRIC_MTU + FRAMING + 44);
+}
 
 /// A congestion control with its attributes and the fabric it needs.
 struct CcCase
@@ -49,9 +61,8 @@ HpccRtt()
 /**
  * HPCC (Li et al., SIGCOMM 2019) with switch telemetry and T = HpccRtt(). W_AI is the paper's
  * (section 3.3): W_init (1 - eta) / N for N expected flows, W_init = C x T = 52,560 bytes:
- * 1642 / N bytes. It steers the bottleneck's U to eta = 0.95: the port sends 95 Gb/s on the
- * wire, of which 1024 in every 1150 bytes are payload (82 bytes of RoCEv2 framing, 44 of
- * telemetry): 84.59 Gb/s of goodput.
+ * 2628 / N bytes. It steers the bottleneck's U to eta = 0.95: the port sends 95 Gb/s on the
+ * wire, 83.43 Gb/s of goodput (HpccGoodputAt(0.95)).
  */
 CcCase
 Hpcc(uint32_t expectedFlows)
@@ -65,7 +76,7 @@ Hpcc(uint32_t expectedFlows)
                 h.EnableTelemetry();
                 h.SetQueuePairAttribute("BaseRtt", TimeValue(Seconds(HpccRtt())));
             },
-            0.95 * FABRIC_LINE_RATE * FABRIC_MTU / (FABRIC_MTU + 82 + 44)};
+            HpccGoodputAt(0.95)};
 }
 
 /// DCTCP as the HPCC simulator runs it (window BDP x rate / line rate), step marking at
@@ -88,15 +99,16 @@ Dctcp()
 
 /// TIMELY (Mittal et al., SIGCOMM 2015) with the HPCC simulator's run.py increase steps at
 /// 100 Gb/s (delta = 10 Mb/s x 100 / 10, 5 delta for hyper-active increase), the paper's
-/// thresholds T_low 50 us, T_high 500 us, beta 0.8, MinRtt 20 us; no window (run.py's
-/// "timely": HAS_WIN 0).
+/// T_high 500 us, beta 0.8, MinRtt 20 us and, by default, its T_low 50 us; no window
+/// (run.py's "timely": HAS_WIN 0).
 CcCase
-Timely()
+Timely(Time tLow = MicroSeconds(50))
 {
     return {"TIMELY",
             "ns3::TimelyCongestionControl",
             {{"AdditiveIncreaseRate", Create<DataRateValue>(DataRate("100Mbps"))},
-             {"HyperIncreaseRate", Create<DataRateValue>(DataRate("500Mbps"))}},
+             {"HyperIncreaseRate", Create<DataRateValue>(DataRate("500Mbps"))},
+             {"TLow", Create<TimeValue>(tLow)}},
             {},
             LINE_GOODPUT};
 }
@@ -207,37 +219,40 @@ TEST(RdmaTimelyDynamics, OneFlowFillsTheLinkWithNoQueue)
 {
     // One flow cannot queue at the switch: its NIC paces at most at the line rate, which is
     // the rate of the switch's port to the receiver. So every RTT sample is the base RTT
-    // (4.19 us, OneSwitchRtt() without the timestamps), below T_low = 50 us, and every
-    // completion event takes Algorithm 1's first branch (rate += delta), pinned at the line
-    // rate: TIMELY holds no queue at all here, whatever the gradient. The goodput is the
-    // line's (92.59 Gb/s) less the 16-byte RETH of the message's first packet: >= 98 %.
+    // (4.19 us), below T_low, and every completion event takes Algorithm 1's first branch
+    // (rate += delta), pinned at the line rate: TIMELY holds no queue at all here, whatever
+    // the gradient and whatever T_low. Goodput: the line's, 91.27 Gb/s (0.5 %).
     const SharedLink r = RunSharedLink(Timely(), 1, MicroSeconds(500), MicroSeconds(1500));
-    EXPECT_GT(r.total, 0.98 * LINE_GOODPUT);
+    EXPECT_NEAR(r.total / LINE_GOODPUT, 1.0, 0.005);
     EXPECT_LT(r.rttMax, 4.3e-6);
-    EXPECT_LE(r.queueMax, 2 * (FABRIC_MTU + 82)); // at most a packet waiting behind one
+    EXPECT_LE(r.queueMax, 2 * (FABRIC_MTU + FRAMING)); // at most a packet behind one
 }
 
 namespace
 {
 
 /**
- * N TIMELY flows into one port, measured over 1.5-3 ms. What first principles say it must
- * do (and all it can be asked to do):
- *  - below T_low every event adds delta whatever the gradient, so the queue must rise until
- *    the RTT passes T_low = 50 us ((50 - 4.2) us x 12.5 GB/s = 573 KB of queue) before any
- *    decrease: the largest RTT sample of the period is above T_low;
- *  - between T_low and T_high the gradient rule acts; any constant queue there has gradient
- *    0 and is a fixed point (Zhu et al., "ECN or Delay", CoNEXT 2016, section 4.2: TIMELY's
- *    fixed points are not unique, so neither the queue nor the shares are determined):
- *    the RTT stays below T_high = 500 us, the queue below (500 - 4.2) us x C = 6.2 MB;
- *  - a cut is rate x (1 - beta g) with g = rtt_diff / MinRtt: when the queue rises by
- *    ~500 KB (40 us) within an update, g reaches 1.75 and every flow falls to MinRate at
- *    once; the queue drains and the link idles until the additive increases (delta, then
- *    5 delta per update) refill it. So TIMELY does not keep the link full here: the
- *    measured goodput (83.3 Gb/s for 2 flows, 66.1 for 16) is the test's floor less 10 %;
- *  - no flow starves: all see the same RTTs, so the same branches; the shares differ only
- *    by where each flow was when the branch changed (no fairness force beyond that):
- *    each at least 1/3 of the fair share, Jain's index >= 0.9.
+ * N TIMELY flows into one port with the paper's T_low = 50 us, measured over 1.5-3 ms.
+ * What first principles say it must do (and all it can be asked to do):
+ *  - below T_low every event adds delta (5 delta after five increases) whatever the
+ *    gradient, so nothing slows the flows until the RTT passes T_low: the queue must reach
+ *    (50 - 4.2) us x 12.5 GB/s = 573 KB before any decrease, and the largest RTT sample of
+ *    the period is above T_low;
+ *  - between T_low and T_high the gradient rule acts; any constant queue there has
+ *    gradient 0 and is a fixed point (Zhu et al., "ECN or Delay", CoNEXT 2016, section 4:
+ *    TIMELY's fixed points are not unique, so neither the queue nor the shares are
+ *    determined): the RTT stays below T_high = 500 us, the queue below 6.2 MB;
+ *  - the link is NOT kept full, and why: at 100 Gb/s the 573 KB below T_low take the
+ *    flows' open-loop increases tens of us to fill, by which time the aggregate rate is
+ *    about twice the line's (16 flows at 14 Gb/s each in a trace of this run); the RTT then
+ *    rises by tens of us per update, g = rtt_diff / MinRtt exceeds 1 / beta, the cut
+ *    rate x max(0, 1 - beta g) sends every flow to MinRate at once, the queue drains and
+ *    the link idles while the flows climb back. The measured goodput (0.913 of the line
+ *    for 2 flows, 0.725 for 16) less 10 % is the floor;
+ *  - no flow starves: all see the same RTTs, so the same branches; each at least 1/3 of
+ *    the fair share, Jain's index >= 0.9.
+ * The paper's T_low was chosen for 10 Gb/s, where 50 us of RTT is ~50 KB of queue; the
+ * tests below scale it to this fabric.
  */
 void
 CheckTimelyShares(uint32_t n, double minUtilisation)
@@ -251,37 +266,95 @@ CheckTimelyShares(uint32_t n, double minUtilisation)
     EXPECT_GT(r.jain, 0.9);
 }
 
+/// T_low with the same queue in bytes as the paper's 50 us at 10 Gb/s (~60 KB): 10 us,
+/// 5.8 us (73 KB) above this fabric's base RTT.
+const Time SCALED_T_LOW = MicroSeconds(10);
+
+/**
+ * N TIMELY flows with T_low = 10 us, over 1.5-3 ms. The open-loop region below T_low is
+ * now ten times smaller, the flows overshoot little, the gradient cuts stay small, and
+ * TIMELY does what its thresholds say: the queue settles between T_low and T_high (at
+ * whatever level the gradient last reached zero: the fixed points are not unique, Zhu et
+ * al.), never draining, so the link stays full (0.5 %). The smallest queue of the period
+ * is above 80 % of the T_low queue ((10 - 4.19) us x 12.5 GB/s = 72.6 KB): below T_low
+ * every event increases, so a dip is refilled within a few RTTs. The shares are not
+ * determined by a fixed point, but the flows started together and see the same RTTs:
+ * Jain's index >= 0.99 and each within 20 % of the fair share.
+ */
+void
+CheckTimelyScaledShares(uint32_t n)
+{
+    const SharedLink r =
+        RunSharedLink(Timely(SCALED_T_LOW), n, MicroSeconds(1500), MicroSeconds(3000));
+    const double tLowQueue = (10e-6 - OneSwitchRtt()) * FABRIC_LINE_RATE / 8;
+    EXPECT_NEAR(r.total / LINE_GOODPUT, 1.0, 0.005);
+    EXPECT_GT(r.queueMin, 0.8 * tLowQueue);
+    EXPECT_LT(r.rttMax, 500e-6);
+    EXPECT_GT(r.jain, 0.99);
+    EXPECT_GT(r.lo, 0.8 * LINE_GOODPUT / n);
+    EXPECT_LT(r.hi, 1.2 * LINE_GOODPUT / n);
+}
+
 } // namespace
 
 TEST(RdmaTimelyDynamics, TwoFlowsShareTheLinkBelowTHigh)
 {
-    CheckTimelyShares(2, 0.81);
+    CheckTimelyShares(2, 0.82);
 }
 
 TEST(RdmaTimelyDynamics, SixteenFlowsShareTheLinkBelowTHighWithoutStarving)
 {
-    CheckTimelyShares(16, 0.64);
+    CheckTimelyShares(16, 0.65);
+}
+
+TEST(RdmaTimelyDynamics, TwoFlowsHoldTheQueueBetweenTheScaledThresholds)
+{
+    CheckTimelyScaledShares(2);
+}
+
+TEST(RdmaTimelyDynamics, SixteenFlowsHoldTheQueueBetweenTheScaledThresholds)
+{
+    CheckTimelyScaledShares(16);
 }
 
 TEST(RdmaTimelyDynamics, FlowsJoiningAndLeaving)
 {
-    // Alone the flow holds the line rate (no queue, see above). When flow 1 joins at line
-    // rate the queue rises past T_low, the gradient cuts both alike, and the two share the
-    // link with the bounds of the two-flow test (each at least 1/3 of a half, together at
-    // least 81 % of the line, over 1.5-2.5 ms). After flow 1 leaves (10 MB, done by
-    // 3.5 ms) the queue drains, every RTT is below T_low, and flow 0 climbs back by delta,
-    // then 5 delta, per RTT of 4.2 us (at least 0.1 Gb/s per 4.2 us: the whole line within
-    // 4 ms) and holds it: over 6-7 ms within 2 % of the line.
+    // The paper's T_low. Alone the flow holds the line rate (no queue, see above). When
+    // flow 1 joins at line rate the queue rises past T_low, the gradient cuts both alike,
+    // and the two share the link with the bounds of the two-flow test (each at least 1/3
+    // of a half, together at least 82 % of the line, over 1.5-2.5 ms). After flow 1 leaves
+    // (10 MB, done by 3.5 ms) the queue drains, every RTT is below T_low, and flow 0 climbs
+    // back by delta, then 5 delta, per RTT of 4.2 us (at least 0.1 Gb/s per 4.2 us: the
+    // whole line within 4 ms) and holds it: over 6-7 ms, the line (0.5 %).
     const JoinLeave r = RunJoinLeave(Timely(),
                                      MicroSeconds(1500),
                                      MicroSeconds(2500),
                                      MicroSeconds(6000),
                                      MicroSeconds(7000));
-    EXPECT_GT(r.alone, 0.98 * LINE_GOODPUT);
-    EXPECT_GT(r.both[0] + r.both[1], 0.81 * LINE_GOODPUT);
+    EXPECT_NEAR(r.alone / LINE_GOODPUT, 1.0, 0.005);
+    EXPECT_GT(r.both[0] + r.both[1], 0.82 * LINE_GOODPUT);
     EXPECT_GT(std::min(r.both[0], r.both[1]), LINE_GOODPUT / 6);
     EXPECT_LT(r.left, MicroSeconds(4000));
-    EXPECT_GT(r.after, 0.98 * LINE_GOODPUT);
+    EXPECT_NEAR(r.after / LINE_GOODPUT, 1.0, 0.005);
+}
+
+TEST(RdmaTimelyDynamics, FlowsJoiningAndLeavingReconvergeWithTheScaledThresholds)
+{
+    // T_low = 10 us: alone, the line; flow 1 joins at 0.5 ms and the two settle at equal
+    // shares within 10 % over 1-1.5 ms (same RTTs, small cuts), the link full (0.5 %);
+    // flow 1 leaves (10 MB at ~46 Gb/s: ~2.3 ms) and flow 0 is back at the line over
+    // 3.5-4 ms (0.5 %).
+    const JoinLeave r = RunJoinLeave(Timely(SCALED_T_LOW),
+                                     MicroSeconds(1000),
+                                     MicroSeconds(1500),
+                                     MicroSeconds(3500),
+                                     MicroSeconds(4000));
+    EXPECT_NEAR(r.alone / LINE_GOODPUT, 1.0, 0.005);
+    EXPECT_NEAR((r.both[0] + r.both[1]) / LINE_GOODPUT, 1.0, 0.005);
+    EXPECT_NEAR(r.both[0] / (LINE_GOODPUT / 2), 1.0, 0.1);
+    EXPECT_NEAR(r.both[1] / (LINE_GOODPUT / 2), 1.0, 0.1);
+    EXPECT_LT(r.left, MicroSeconds(3000));
+    EXPECT_NEAR(r.after / LINE_GOODPUT, 1.0, 0.005);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -294,29 +367,16 @@ TEST(RdmaHpccDynamics, OneFlowFillsTheLinkAtEtaWithAnEmptyQueue)
     // term), and each update sets W = W eta / U + W_AI: the fixed point is
     // U* = eta / (1 - W_AI / W) (the AI term must be paid for by U above eta). With
     // W_AI for N = 100 (26 bytes, about the simulator's 40 Mb/s x T = 21 bytes) against
-    // W = eta x 52,560 bytes, U* = 0.9505: the flow sends eta x C = 95 Gb/s on the wire,
-    // 84.59 Gb/s of goodput, with no queue. HPCC does not fill the link by design; it
-    // leaves 1 - eta as headroom (section 3.2). Tolerance 3 % (the AI stages between
-    // multiplicative updates move U around U*), as in
-    // RdmaHpcc.TwoFlowsHoldTheLinkAtEtaWithANearEmptyQueue; the queue at most two packets.
+    // W = eta x 52,560 = 49,932 bytes, U* = 0.9505: the flow sends eta x C = 95 Gb/s on the wire,
+    // 83.43 Gb/s of goodput, with no queue. HPCC does not fill the link by design; it
+    // leaves 1 - eta as headroom (section 3.2). Tolerance 1 % (the AI stages between
+    // multiplicative updates move U around U*); the queue at most two packets.
     const CcCase c = Hpcc(100);
     const SharedLink r = RunSharedLink(c, 1, MicroSeconds(500), MicroSeconds(1500));
-    EXPECT_NEAR(r.total / c.full, 1.0, 0.03);
-    EXPECT_LE(r.queueMax, 2 * (FABRIC_MTU + 82 + 44));
+    EXPECT_NEAR(r.total / c.full, 1.0, 0.01);
+    EXPECT_LE(r.queueMax, 2 * (FABRIC_MTU + FRAMING + 44));
     EXPECT_LT(r.rttMax, HpccRtt() + 0.2e-6);
 }
-
-namespace
-{
-
-/// HPCC's goodput when the bottleneck runs at U (eta x C is CcCase::full).
-double
-HpccGoodputAt(double u)
-{
-    return u * FABRIC_LINE_RATE * FABRIC_MTU / (FABRIC_MTU + 82 + 44);
-}
-
-} // namespace
 
 TEST(RdmaHpccDynamics, SixteenFlowsConvergeToFairShares)
 {
@@ -324,13 +384,16 @@ TEST(RdmaHpccDynamics, SixteenFlowsConvergeToFairShares)
     // W_i = W_i eta / U + W_AI; summed over the flows eta / U = 1 - N W_AI / sum W, so the
     // fixed point is W_i = sum W / N, fair, and a difference between two flows shrinks by
     // eta / U = 1 - N W_AI / sum W = 1 - 0.0526 per update (one per RTT, ~4.4 us): a time
-    // constant of 19 updates, 84 us. Measured over 1-2 ms: each within 10 % of the fair
-    // share, Jain >= 0.99. The N W_AI of the paper's rule is the headroom 1 - eta of one
-    // BDP, so U* = eta / (1 - N W_AI / sum W) lies between eta and 1: the link's goodput
-    // between eta x C (less 3 %) and C, in goodput terms, and the queue mean below 5 KB.
+    // constant of 19 updates, 84 us. Measured over 1-2 ms: each within 10 % of the mean
+    // share, Jain >= 0.99. The paper's N W_AI is the headroom (1 - eta) of one BDP, so
+    // U* = eta / (1 - N W_AI / sum W) lies between eta and 1: the link's goodput between
+    // HPCC's at eta (less 1 %) and at U = 1; the queue mean below 5 KB (U's queue term).
+    // With the simulator's W_AI (40 Mb/s x T = 21 bytes, a design point of ~125 flows) the
+    // fairness force is eight times weaker than the measurement noise allows: over 2-4 ms
+    // the shares stay spread from 0.8 to 1.5 times the mean (Jain 0.96).
     const CcCase c = Hpcc(16);
     const SharedLink r = RunSharedLink(c, 16, MicroSeconds(1000), MicroSeconds(2000));
-    EXPECT_GT(r.total, 0.97 * HpccGoodputAt(0.95));
+    EXPECT_GT(r.total, 0.99 * HpccGoodputAt(0.95));
     EXPECT_LT(r.total, HpccGoodputAt(1.0));
     EXPECT_GT(r.jain, 0.99);
     EXPECT_GT(r.lo, 0.9 * r.total / 16);
@@ -344,7 +407,7 @@ TEST(RdmaHpccDynamics, FlowsJoiningAndLeavingReconverge)
     // (between eta and 1, as above); flow 1 joins at line rate, the queue term of U cuts
     // both, and the rule above brings them to equal shares (within 10 %, over 1-1.5 ms);
     // when flow 1 leaves (10 MB at ~43 Gb/s: ~2.4 ms) U falls to about half, W doubles
-    // per update and flow 0 is back between eta x C and C over 4-4.5 ms.
+    // per update and flow 0 is back between eta and 1 over 4-4.5 ms.
     const CcCase c = Hpcc(2);
     const JoinLeave r = RunJoinLeave(c,
                                      MicroSeconds(1000),
@@ -353,11 +416,11 @@ TEST(RdmaHpccDynamics, FlowsJoiningAndLeavingReconverge)
                                      MicroSeconds(4500));
     for (double alone : {r.alone, r.after})
     {
-        EXPECT_GT(alone, 0.97 * HpccGoodputAt(0.95));
+        EXPECT_GT(alone, 0.99 * HpccGoodputAt(0.95));
         EXPECT_LT(alone, HpccGoodputAt(1.0));
     }
     const double both = r.both[0] + r.both[1];
-    EXPECT_GT(both, 0.97 * HpccGoodputAt(0.95));
+    EXPECT_GT(both, 0.99 * HpccGoodputAt(0.95));
     EXPECT_NEAR(r.both[0] / (both / 2), 1.0, 0.1);
     EXPECT_NEAR(r.both[1] / (both / 2), 1.0, 0.1);
     EXPECT_LT(r.left, MicroSeconds(3500));
@@ -377,18 +440,18 @@ TEST(RdmaDctcpDynamics, FlowsJoiningAndLeavingReconverge)
     // than TCP's). So, as for Swift and Falcon, each within 20 % of C / 2 over 1.5-2 ms
     // after the join, the link full (>= 97 %). After flow 1 leaves (~2.6 ms), no more
     // marks: flow 0 adds 1 Gb/s per window of ~4.2 us (from ~50 Gb/s: ~0.2 ms) and holds
-    // the line over 3.5-4 ms (>= 98 %).
+    // the line over 3.5-4 ms (0.5 %).
     const JoinLeave r = RunJoinLeave(Dctcp(),
                                      MicroSeconds(2000),
                                      MicroSeconds(2500),
                                      MicroSeconds(3500),
                                      MicroSeconds(4000));
-    EXPECT_GT(r.alone, 0.98 * LINE_GOODPUT);
+    EXPECT_NEAR(r.alone / LINE_GOODPUT, 1.0, 0.005);
     EXPECT_NEAR(r.both[0] / (LINE_GOODPUT / 2), 1.0, 0.2);
     EXPECT_NEAR(r.both[1] / (LINE_GOODPUT / 2), 1.0, 0.2);
     EXPECT_GT(r.both[0] + r.both[1], 0.97 * LINE_GOODPUT);
     EXPECT_LT(r.left, MicroSeconds(2800));
-    EXPECT_GT(r.after, 0.98 * LINE_GOODPUT);
+    EXPECT_NEAR(r.after / LINE_GOODPUT, 1.0, 0.005);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -452,9 +515,10 @@ RunIncast(const CcCase& c, uint64_t bytes, uint64_t buffer)
 }
 
 /// The first round trip's burst, in queued bytes: each sender's first `w` payload bytes
-/// with 82 + `extra` bytes of framing per 1024.
+/// with 82 + `extra` bytes of headers per 1024 (the switch queues frames without the
+/// preamble and gap, so this is an upper bound).
 double
-Burst(uint64_t w, uint32_t extra = 0)
+Burst(uint64_t w, uint32_t extra)
 {
     return 100.0 * w * (FABRIC_MTU + 82 + extra) / FABRIC_MTU;
 }
@@ -477,7 +541,7 @@ constexpr uint64_t SHALLOW = 12 * 1024 * 1024; //!< 12 MiB
 // alpha) = 310 KB, more than a whole 64 KB message, so no scheme drops: all complete, no
 // timeout. The queue is bounded by the first round trip's burst: the windowed schemes put
 // at most their window (one BDP) per sender in flight before feedback, the rate-only ones
-// the whole message (64 KB at 100 Gb/s takes 5.7 us, about one RTT).
+// the whole message (64 KB at 100 Gb/s takes 5.8 us, about one RTT).
 
 TEST(RdmaCcIncast, HpccCompletesWithoutTimeoutsInADeepBuffer)
 {
@@ -486,11 +550,16 @@ TEST(RdmaCcIncast, HpccCompletesWithoutTimeoutsInADeepBuffer)
     EXPECT_EQ(r.timeouts, 0U);
     EXPECT_EQ(r.drops, 0U);
     EXPECT_TRUE(r.conserved);
-    EXPECT_LE(r.peakQueue, Burst(Bdp(HpccRtt()), 44));
-    // The burst (5.8 MB, 465 us to drain) makes U ~ 100 (its queue term), so the first
-    // updates cut every window to MinRate (0.1 Gb/s); each flow's remaining ~11 KB leaves
-    // at that floor until U, once the queue is gone, lets the windows grow again: HPCC
-    // ends 3.3 x later than the ideal 566 us here. Bound: 4 x.
+    EXPECT_LE(r.peakQueue, Burst(Bdp(HpccRtt()), 16 + 44));
+    // The burst (5.8 MB, ~470 us to drain) makes U ~ 100 through its queue term, and HPCC
+    // cuts every window to ~0.9 Gb/s x T (~470 bytes, under one packet) until the queue is
+    // gone. Most flows finish by 0.9 ms; the last ones later (1.87 ms, 3.3 x the ideal
+    // 574 us) because of the queue pair, not HPCC: a window below one packet is paced at
+    // one packet per srtt x packet / window, and srtt (RFC 6298, gain 1/8) still carries
+    // the ~470 us samples of the burst long after the queue is gone, so a flow whose
+    // window has grown back waits out gaps computed from a stale RTT. With the gap on
+    // min(srtt, latest RTT) the same run ends at 747 us (doc/congestion-control.rst).
+    // Bound: 4 x the ideal.
     EXPECT_LT(r.last.GetSeconds(), 4 * r.ideal);
 }
 
@@ -501,9 +570,9 @@ TEST(RdmaCcIncast, DctcpCompletesWithoutTimeoutsInADeepBuffer)
     EXPECT_EQ(r.timeouts, 0U);
     EXPECT_EQ(r.drops, 0U);
     EXPECT_TRUE(r.conserved);
-    EXPECT_LE(r.peakQueue, Burst(Bdp(OneSwitchRtt())));
-    // The port never idles once filled: ideal + a few RTTs (5 %).
-    EXPECT_LT(r.last.GetSeconds(), 1.05 * r.ideal);
+    EXPECT_LE(r.peakQueue, Burst(Bdp(OneSwitchRtt()), 16));
+    // The port never idles once filled: the ideal plus about one base RTT (1 %).
+    EXPECT_LT(r.last.GetSeconds(), 1.01 * r.ideal + 5e-6);
 }
 
 TEST(RdmaCcIncast, RateOnlySchemesCompleteWithoutTimeoutsInADeepBuffer)
@@ -516,18 +585,21 @@ TEST(RdmaCcIncast, RateOnlySchemesCompleteWithoutTimeoutsInADeepBuffer)
         EXPECT_EQ(r.timeouts, 0U) << c.name;
         EXPECT_EQ(r.drops, 0U) << c.name;
         EXPECT_TRUE(r.conserved) << c.name;
-        EXPECT_LE(r.peakQueue, Burst(65536)) << c.name;
-        EXPECT_LT(r.last.GetSeconds(), 1.05 * r.ideal) << c.name;
+        EXPECT_LE(r.peakQueue, Burst(65536, 16)) << c.name;
+        EXPECT_LT(r.last.GetSeconds(), 1.01 * r.ideal + 5e-6) << c.name;
     }
 }
 
-// A shallower buffer (12 MiB: 130 KB per ingress queue with 100 of them) and 256 KB
+// A shallower buffer (12 MiB: 116 KB per ingress queue with 100 of them) and 256 KB
 // messages, so that the first round trip of a window-less sender no longer fits: what a
 // window buys. HPCC and DCTCP put one BDP (52-53 KB) per sender in flight before feedback,
-// which still fits; TIMELY and DCQCN start all 100 senders at line rate with no cap and
-// must drop until their rate control catches up (the published behaviour that motivated
-// HPCC's window: Li et al. 2019, section 2.3). Selective repeat recovers every drop, each
-// exactly once (retransmissions = drops), and every byte arrives.
+// which still fits; TIMELY and DCQCN start all 100 senders at line rate with no cap, and a
+// 256 KB message leaves in 23 us, before any feedback can act: 25.6 MB arrive for a 12 MiB
+// buffer, and the port must drop (the behaviour of rate-only schemes that motivated HPCC's
+// window: Li et al. 2019, section 2.3; the HPCC simulator's run.py offers DCQCN and TIMELY
+// with a BDP window, "dcqcn_vwin" and "timely_vwin", which this module does not have yet).
+// Selective repeat recovers every drop, each exactly once (retransmissions = drops), and
+// every byte arrives exactly once.
 
 TEST(RdmaCcIncast, WindowedSchemesDoNotDropInAShallowBuffer)
 {
@@ -538,37 +610,42 @@ TEST(RdmaCcIncast, WindowedSchemesDoNotDropInAShallowBuffer)
         EXPECT_EQ(r.timeouts, 0U) << c.name;
         EXPECT_EQ(r.drops, 0U) << c.name;
         EXPECT_TRUE(r.conserved) << c.name;
-        EXPECT_LE(r.peakQueue, Burst(Bdp(HpccRtt()), 44)) << c.name;
+        EXPECT_LE(r.peakQueue, Burst(Bdp(HpccRtt()), 16 + 44)) << c.name;
         EXPECT_LT(r.last.GetSeconds(), 1.3 * r.ideal) << c.name;
     }
 }
 
 TEST(RdmaCcIncast, DcqcnDropsInAShallowBufferAndRecoversWithoutTimeouts)
 {
-    // DCQCN's first CNP halves the rate (alpha starts at 1) after about an RTT, then at
-    // most once per 50 us: 100 senders at 50 Gb/s still overload the port 50-fold, so the
-    // buffer overflows until the rates have fallen near C / 100: thousands of drops. No
-    // timeout: the drops are spread over the flows and each is detected by RACK/SACK while
-    // the flow still has packets in flight.
+    // The whole burst is out before the first CNP (~22 us); what DCQCN governs is the
+    // retransmission of the ~17,000 dropped packets. The CNPs of the full queue halve
+    // every rate each 54 us (alpha near 1) down to MinRate by ~0.5 ms; DCQCN's timers then
+    // raise the rates again (fast recovery, additive and hyper increase) without needing
+    // ACKs, so the retransmissions go out ever faster. Each flow keeps retransmissions in
+    // flight, RACK and SACK see every loss: no timeout. Ends within 2 x the ideal.
     const Incast r = RunIncast(Dcqcn(), 262144, SHALLOW);
     EXPECT_EQ(r.done, 100U);
     EXPECT_TRUE(r.conserved);
-    EXPECT_GT(r.drops, 1000U);
+    EXPECT_GT(r.drops, 10000U);
     EXPECT_EQ(r.retransmissions, r.drops);
     EXPECT_EQ(r.timeouts, 0U);
     EXPECT_LE(r.peakQueue, SHALLOW);
     EXPECT_LT(r.last.GetSeconds(), 2 * r.ideal);
 }
 
-TEST(RdmaCcIncast, TimelyDropsInAShallowBufferAndNeedsTimeouts)
+TEST(RdmaCcIncast, TimelyDropsInAShallowBufferAndIsStuckAtItsLastRate)
 {
-    // TIMELY updates once per RTT, and the RTT is the queue: with the buffer full (9 MB,
-    // 720 us) each flow gets about three updates in the whole incast, each a cut of
-    // beta (1 - T_high / RTT) = 0.24 at most. The senders stay near line rate, so the
-    // port drops most of what arrives, retransmissions and tail-loss probes included:
-    // some flows lose every packet in flight and wait for the retransmission timeout.
-    // What must still hold: everything is delivered exactly once (conservation), every
-    // drop is retransmitted once, and the run ends (within 10 x the ideal).
+    // As for DCQCN the whole burst is out before any feedback. TIMELY's completion event
+    // (the simulator's rule, UpdateMode PerRtt) is an ACK beyond the snd_nxt of the last
+    // event with a Karn-valid RTT; once a sender has sent its whole message the only ACKs
+    // beyond are those of retransmissions, which carry no RTT sample: the rate stays what
+    // the last event made it. Senders whose second event came with the queue's RTT rising
+    // (~420 us, rtt_diff ~360 us, g = 18) were cut to MinRate (0.1 Gb/s) and retransmit
+    // their ~170 lost packets at one per 90 us: the last ends at ~15.9 ms, 7 x the ideal;
+    // the others never had a second event and retransmit at line rate into the full
+    // buffer, losing retransmissions again, some tails until the retransmission timeout.
+    // What must still hold: everything delivered exactly once, every drop retransmitted
+    // once, and the run ends (within 10 x the ideal).
     const Incast r = RunIncast(Timely(), 262144, SHALLOW);
     EXPECT_EQ(r.done, 100U);
     EXPECT_TRUE(r.conserved);
@@ -576,5 +653,6 @@ TEST(RdmaCcIncast, TimelyDropsInAShallowBufferAndNeedsTimeouts)
     EXPECT_EQ(r.retransmissions, r.drops);
     EXPECT_GT(r.timeouts, 0U);
     EXPECT_LE(r.peakQueue, SHALLOW);
+    EXPECT_GT(r.last.GetSeconds(), 5 * r.ideal);
     EXPECT_LT(r.last.GetSeconds(), 10 * r.ideal);
 }
