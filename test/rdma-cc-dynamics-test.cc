@@ -47,21 +47,23 @@ struct CcCase
     double full; //!< goodput one flow alone, or the link, carries under it, bit/s
 };
 
-/// HPCC's T: the base RTT of a full packet and its ACK, both carrying the 44-byte INT area
-/// (store and forward through one switch): 2 x (92.0 + 10.4) ns + 4 us = 4204.8 ns.
+/// HPCC's T: the base RTT of a full packet (IPv4 20, UDP 8, BTH 12, RETH 16, ICRC 4, the
+/// 44-byte INT area) and its ACK (48 bytes, the 4-byte SACK header, the INT area echoed),
+/// store and forward through one switch: 2 x (93.28 + 10.72) ns + 4 us = 4208.0 ns, the
+/// RTT the flows measure.
 double
 HpccRtt()
 {
     auto wire = [](uint32_t ipBytes) {
         return RdmaNetDevice::WireBytes(ipBytes + 14) * 8.0 / FABRIC_LINE_RATE;
     };
-    return 2 * (wire(FABRIC_MTU + 44 + 44) + wire(48 + 44)) + 4e-6;
+    return 2 * (wire(FABRIC_MTU + 44 + 16 + 44) + wire(48 + 4 + 44)) + 4e-6;
 }
 
 /**
  * HPCC (Li et al., SIGCOMM 2019) with switch telemetry and T = HpccRtt(). W_AI is the paper's
- * (section 3.3): W_init (1 - eta) / N for N expected flows, W_init = C x T = 52,560 bytes:
- * 2628 / N bytes. It steers the bottleneck's U to eta = 0.95: the port sends 95 Gb/s on the
+ * (section 3.3): W_init (1 - eta) / N for N expected flows, W_init = C x T = 52,600 bytes:
+ * 2630 / N bytes. It steers the bottleneck's U to eta = 0.95: the port sends 95 Gb/s on the
  * wire, 83.43 Gb/s of goodput (HpccGoodputAt(0.95)).
  */
 CcCase
@@ -367,7 +369,7 @@ TEST(RdmaHpccDynamics, OneFlowFillsTheLinkAtEtaWithAnEmptyQueue)
     // term), and each update sets W = W eta / U + W_AI: the fixed point is
     // U* = eta / (1 - W_AI / W) (the AI term must be paid for by U above eta). With
     // W_AI for N = 100 (26 bytes, about the simulator's 40 Mb/s x T = 21 bytes) against
-    // W = eta x 52,560 = 49,932 bytes, U* = 0.9505: the flow sends eta x C = 95 Gb/s on the wire,
+    // W = eta x 52,600 = 49,970 bytes, U* = 0.9505: the flow sends eta x C = 95 Gb/s on the wire,
     // 83.43 Gb/s of goodput, with no queue. HPCC does not fill the link by design; it
     // leaves 1 - eta as headroom (section 3.2). Tolerance 1 % (the AI stages between
     // multiplicative updates move U around U*); the queue at most two packets.
@@ -403,7 +405,7 @@ TEST(RdmaHpccDynamics, SixteenFlowsConvergeToFairShares)
 
 TEST(RdmaHpccDynamics, FlowsJoiningAndLeavingReconverge)
 {
-    // W_AI for N = 2 (1314 bytes). Flow 0 alone holds U* = eta / (1 - W_AI / W) = 0.976
+    // W_AI for N = 2 (1315 bytes). Flow 0 alone holds U* = eta / (1 - W_AI / W) = 0.976
     // (between eta and 1, as above); flow 1 joins at line rate, the queue term of U cuts
     // both, and the rule above brings them to equal shares (within 10 %, over 1-1.5 ms);
     // when flow 1 leaves (10 MB at ~43 Gb/s: ~2.4 ms) U falls to about half, W doubles
@@ -558,7 +560,7 @@ TEST(RdmaCcIncast, HpccCompletesWithoutTimeoutsInADeepBuffer)
     // one packet per srtt x packet / window, and srtt (RFC 6298, gain 1/8) still carries
     // the ~470 us samples of the burst long after the queue is gone, so a flow whose
     // window has grown back waits out gaps computed from a stale RTT. With the gap on
-    // min(srtt, latest RTT) the same run ends at 747 us (doc/congestion-control.rst).
+    // min(srtt, latest RTT) the same run ends at 745 us (doc/congestion-control.rst).
     // Bound: 4 x the ideal.
     EXPECT_LT(r.last.GetSeconds(), 4 * r.ideal);
 }
