@@ -246,7 +246,7 @@ namespace
  *    determined): the RTT stays below T_high = 500 us, the queue below 6.2 MB;
  *  - the link is NOT kept full, and why: at 100 Gb/s the 573 KB below T_low take the
  *    flows' open-loop increases tens of us to fill, by which time the aggregate rate is
- *    about twice the line's (16 flows at 14 Gb/s each in a trace of this run); the RTT then
+ *    up to 1.7 times the line's (174 Gb/s at most in this run with 16 flows); the RTT then
  *    rises by tens of us per update, g = rtt_diff / MinRtt exceeds 1 / beta, the cut
  *    rate x max(0, 1 - beta g) sends every flow to MinRate at once, the queue drains and
  *    the link idles while the flows climb back. The measured goodput (0.913 of the line
