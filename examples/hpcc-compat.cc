@@ -1478,9 +1478,8 @@ PrintSummary(const Run& run,
               << "\ndrops: switch " << switchDrops << ", links " << linkDrops << "; ECN marks "
               << ecnMarks << ", CNPs " << cnps << "; retransmissions " << retransmissions
               << ", timeouts " << timeouts << "\nframes on links " << frames << "\nevents "
-              << events << ", simulated "
-              << std::setprecision(6) << simulated.GetSeconds() << " s, wall "
-              << std::setprecision(3) << wall << " s (user CPU "
+              << events << ", simulated " << std::setprecision(6) << simulated.GetSeconds()
+              << " s, wall " << std::setprecision(3) << wall << " s (user CPU "
               << ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 << " s), peak RSS "
               << std::setprecision(1) << ru.ru_maxrss / 1024.0 << " MB\n";
     std::cout << "output: " << fctPath << ", " << pfcPath << "\n";

@@ -8,17 +8,17 @@
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
-#include "ns3/object-factory.h"
-#include "ns3/dcqcn-congestion-control.h"
 #include "ns3/data-rate.h"
+#include "ns3/dcqcn-congestion-control.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/nstime.h"
+#include "ns3/object-factory.h"
 #include "ns3/rdma-congestion-control.h"
-#include "ns3/uinteger.h"
 #include "ns3/rdma-switch.h"
 #include "ns3/string.h"
 #include "ns3/type-id.h"
+#include "ns3/uinteger.h"
 
 #include <sstream>
 

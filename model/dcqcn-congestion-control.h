@@ -75,8 +75,8 @@ class RdmaHelper;
  * after a CNP or a timer, the queue pair also re-paces the gap since its last packet at the
  * new rate (NotifyRateChange), as a NIC's rate limiter does.
  *
- * Defaults are the paper's parameters; RdmaCcHelper::ApplyDcqcnConnectXPreset() selects NVIDIA ConnectX
- * firmware defaults in one call (doc/dcqcn.rst has the mapping of both naming schemes).
+ * Defaults are the paper's parameters; RdmaCcHelper::ApplyDcqcnConnectXPreset() selects NVIDIA
+ * ConnectX firmware defaults in one call (doc/dcqcn.rst has the mapping of both naming schemes).
  * Each queue pair gets its own copy through Fork() (CopyObject) with fresh per-flow state.
  */
 class DcqcnCongestionControl : public RdmaCongestionControl
@@ -155,7 +155,6 @@ class DcqcnCongestionControl : public RdmaCongestionControl
      * \return its name, e.g. "FastRecovery"
      */
     static const char* PhaseName(Phase phase);
-
 
   protected:
     void DoDispose() override;
