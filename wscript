@@ -215,6 +215,7 @@ def build(bld):
             'test/rdma-loss-recovery-test.cc',
             'test/rdma-cc-interface-test.cc',
             'test/rdma-swift-falcon-test.cc',
+            'test/rdma-cc-allocation-test.cc',
             'test/rdma-cc-dynamics-test.cc',
             'test/rdma-incast-test.cc',
             'test/rdma-validation-test.cc',
