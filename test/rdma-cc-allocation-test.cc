@@ -10,9 +10,14 @@
 
 #include "rdma-test-utils.h"
 
+#include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <gtest/gtest.h>
+#include <iterator>
 #include <new>
+#include <string>
+#include <unistd.h>
 
 using namespace ns3;
 using namespace ns3::rdmatest;
@@ -178,4 +183,65 @@ TEST(RdmaCcAllocation, PerAckWorkOfEveryCongestionControlAllocatesNothing)
     {
         EXPECT_EQ(AllocationsPerAckRun(typeId, 3200, 200), 0u) << typeId;
     }
+}
+
+TEST(RdmaCcAllocation, TelemetryInsertionAllocatesNothingPerHop)
+{
+    // The switch's telemetry stage writes each hop's record into the INT area the sender
+    // reserved (peek the trailer, rewrite, put it back): five hops on each of 200 packets,
+    // the packets made before counting. ns-3's packet metadata, which this test binary turns
+    // on for ASCII traces (PacketMetadataOn), allocates on every AddTrailer; a simulation
+    // without tracing has it off. So the count runs in a child process of the standalone
+    // test binary started with metadata off.
+    if (std::getenv(PacketMetadataOn::METADATA_OFF_ENV) == nullptr)
+    {
+        char exe[4096];
+        const ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+        ASSERT_GT(n, 0);
+        exe[n] = '\0';
+        if (std::string(exe).find("rdma-gtest") == std::string::npos)
+        {
+            GTEST_SKIP() << "needs the standalone test binary rdma-gtest (this is " << exe << ")";
+        }
+        const std::string command =
+            std::string(PacketMetadataOn::METADATA_OFF_ENV) + "=1 '" + exe +
+            "' --gtest_filter=RdmaCcAllocation.TelemetryInsertionAllocatesNothingPerHop "
+            ">child-output.txt 2>&1";
+        const int status = std::system(command.c_str());
+        std::ifstream childOutput("child-output.txt");
+        const std::string output((std::istreambuf_iterator<char>(childOutput)),
+                                 std::istreambuf_iterator<char>());
+        std::remove("child-output.txt");
+        EXPECT_EQ(status, 0) << output;
+        EXPECT_NE(output.find("[  PASSED  ] 1 test"), std::string::npos) << output;
+        return;
+    }
+    Ptr<RdmaIntInserter> inserter = CreateObject<RdmaIntInserter>();
+    std::vector<Ptr<Packet>> packets;
+    for (int i = 0; i < 200; ++i)
+    {
+        Ptr<Packet> p = Create<Packet>(1000);
+        p->AddTrailer(RdmaIntTrailer());
+        packets.push_back(p);
+    }
+    RdmaEgressContext ctx{};
+    ctx.lineRateBps = 100'000'000'000ULL;
+    ctx.telemetry = true;
+    g_allocations = 0;
+    g_counting = true;
+    for (int hop = 0; hop < 5; ++hop)
+    {
+        for (uint32_t i = 0; i < packets.size(); ++i)
+        {
+            ctx.port = hop;
+            ctx.now = NanoSeconds(1000 * hop + i);
+            ctx.txBytes = 1082ULL * (i + 1);
+            ctx.portQueueBytes = 80ULL * i;
+            inserter->Dequeue(packets[i], ctx);
+        }
+    }
+    g_counting = false;
+    EXPECT_EQ(g_allocations, 0u);
+    EXPECT_EQ(inserter->GetRecordsWritten(), 1000u); // every hop written (not skipped)
+    inserter->Dispose();
 }
