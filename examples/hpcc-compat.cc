@@ -59,7 +59,8 @@
  * --framing chooses what a packet costs on the wire: `roce` (default) is real RoCEv2 on
  * Ethernet, 82 bytes per data packet besides the payload (plus the 16-byte RETH once);
  * `hpcc-sim` charges the bytes of the peer's packets (ns3::RdmaNetDevice::Framing
- * HpccSimulator: 36 per data packet with DCQCN, 48 per ACK, no CNP, 31 per PFC frame),
+ * HpccSimulator: 36 per data packet with DCQCN and DCTCP, 44 with TIMELY's timestamp, 48
+ * per ACK, no CNP, 31 per PFC frame; HPCC's packets carry this module's 44-byte INT area),
  * so that differences that remain are model differences, not framing differences.
  * --ecmp chooses the flow hash of the switches: `module` (default; seeded per replication,
  * --run) or `hpcc-sim` (ns3::RdmaHpccEcmpLoadBalancer: the peer's MurmurHash3 over source,
@@ -1673,19 +1674,33 @@ RunHpccCompat(int argc, char* argv[])
                                "ecmp",
                                ecmp,
                                "module, hpcc-sim");
-    if (peerFraming)
-    {
-        Config::SetDefault("ns3::RdmaNetDevice::Framing", EnumValue(RdmaNetDevice::HPCC_SIMULATOR));
-        // The peer's INT header for CC_MODE 1 (DCQCN): IntHeader::mode NONE, 0 bytes
-        // (scratch/third.cc; HPCC's CC_MODE 3 would carry 42, TIMELY's 7 carries 8).
-        Config::SetDefault("ns3::RdmaNetDevice::HpccIntBytes", UintegerValue(0));
-    }
     // Only an explicit --seed/--run overrides ns-3's global RngSeed/RngRun.
     RdmaOptionChecker::Seed(seed, runNumber);
 
     HpccConfigReader cfg;
     ReadInput(cfg, configFile, "configuration");
     Settings s = MapConfig(cfg);
+    std::string framingNote = "roce (RoCEv2 on Ethernet: data payload + 82, RETH 16 once)";
+    if (peerFraming)
+    {
+        Config::SetDefault("ns3::RdmaNetDevice::Framing", EnumValue(RdmaNetDevice::HPCC_SIMULATOR));
+        // The peer's INT header of the CC mode (scratch/third.cc sets IntHeader::mode from
+        // CC_MODE; IntHeader::GetStaticSize): none for DCQCN and DCTCP, TIMELY's 8-byte
+        // timestamp in every data packet (its ACKs stay 48 bytes: 12 + 8 < the 26 they are
+        // padded to). HPCC's 42-byte header: our packets carry the 44-byte INT area instead,
+        // which the device counts as payload, so 0 here (data + 80 where the peer's are + 78;
+        // ACKs 48 where the peer's echo the header in 76).
+        const uint32_t intBytes = s.ccMode == 7 ? 8 : 0;
+        Config::SetDefault("ns3::RdmaNetDevice::HpccIntBytes", UintegerValue(intBytes));
+        framingNote = s.ccMode == 7 ? "hpcc-sim (the peer's packet bytes: data payload + 44 (36 "
+                                      "+ TIMELY's 8-byte INT timestamp), ACK 48, CNP 0, PFC 31)"
+                      : s.ccMode == 3
+                          ? "hpcc-sim (the peer's packet bytes: data payload + 36 + this "
+                            "module's 44-byte INT area (the peer's: 42), ACK 48 (the peer's "
+                            "HPCC ACKs: 76), CNP 0, PFC 31)"
+                          : "hpcc-sim (the peer's packet bytes: data payload + 36, ACK 48, CNP "
+                            "0, PFC 31)";
+    }
     const std::vector<std::string> unused = cfg.GetUnusedKeys();
     NS_ABORT_MSG_IF(!unused.empty(), "internal error: key " << unused[0] << " was not handled");
     if (dir.empty())
@@ -1744,11 +1759,8 @@ RunHpccCompat(int argc, char* argv[])
     std::cout << "hpcc-compat: " << configFile << "\n  topology " << topologyPath << ": "
               << topo.GetNNodes() << " nodes (" << topo.GetNSwitches() << " switches), "
               << topo.GetLinks().size() << " links\n  flows " << flowPath << ": "
-              << flowReader.GetFlows().size() << "\n  framing "
-              << (peerFraming ? "hpcc-sim (the peer's packet bytes: data payload + 36, ACK 48, "
-                                "CNP 0, PFC 31)"
-                              : "roce (RoCEv2 on Ethernet: data payload + 82, RETH 16 once)")
-              << "\n  CNPs: DSCP " << cnpDscp
+              << flowReader.GetFlows().size() << "\n  framing " << framingNote << "\n  CNPs: DSCP "
+              << cnpDscp
               << (oneDataClass ? " (the flows' data class, as the peer's CNP-flagged ACKs)"
                                : " (the flows use several priority groups: not the peer's "
                                  "class, which is each flow's own)")

@@ -1277,3 +1277,37 @@ TEST(RdmaHpccCompat, WindowThatIsNotThePeersIsRefused)
     WriteFile(dir + "/config.txt", TinyConfig("topo.txt", "flows.txt", "HAS_WIN 0\n"));
     EXPECT_EQ(RunExample(dir, dir + "/config.txt", &output), 0) << output;
 }
+
+// --framing=hpcc-sim charges the peer's INT header of the CC mode (third.cc sets
+// IntHeader::mode from CC_MODE; IntHeader::GetStaticSize): TIMELY's data packets carry its
+// 8-byte timestamp, 1044 bytes for a 1000-byte payload (its ACKs stay 48: 12 + 8 < 26 bytes
+// after the IPv4 header).
+TEST(RdmaHpccCompat, HpccSimulatorFramingChargesTimelysTimestamp)
+{
+    if (HpccCompatExample().empty())
+    {
+        GTEST_SKIP() << "examples are not built (configure with --enable-examples)";
+    }
+    // One 100000-byte flow, host 0 -> 1 through one switch, 100 Gb/s (0.08 ns per byte), 1 us
+    // links; TIMELY never leaves line rate (the RTT stays below T_low). The sender serializes
+    // 100 packets back to back, 100 x 1044 x 0.08 = 8352 ns; the last one crosses the switch
+    // (83.52 ns), its ACK comes back over two links (2 x 48 x 0.08 = 7.68 ns), 4 x 1 us of
+    // propagation: FCT 12443.2 ns (fct.txt truncates to 12443). Without the timestamp it
+    // would be 100 x 1036 x 0.08 + 82.88 + 7.68 + 4000 = 12378.56 ns.
+    const std::string dir = OutputDir("hpcc-compat-timely-framing");
+    WriteFile(dir + "/topo.txt", "3 1 2\n2\n0 2 100Gbps 0.001ms 0\n1 2 100Gbps 0.001ms 0\n");
+    WriteFile(dir + "/flows.txt", "1\n0 1 3 100 100000 2.0\n");
+    WriteFile(dir + "/config.txt",
+              TinyConfig("topo.txt",
+                         "flows.txt",
+                         "CC_MODE 7\nHAS_WIN 0\nRATE_AI 100Mb/s\nRATE_HAI 500Mb/s\n"));
+    std::string output;
+    ASSERT_EQ(RunExample(dir, dir + "/config.txt", &output, "--framing=hpcc-sim"), 0) << output;
+    EXPECT_NE(output.find("data payload + 44 (36 + TIMELY's 8-byte INT timestamp)"),
+              std::string::npos)
+        << output;
+    const auto fct = ReadRecords(dir + "/fct.txt");
+    ASSERT_EQ(fct.size(), 1u);
+    ASSERT_GE(fct[0].size(), 7u);
+    EXPECT_EQ(fct[0][6], "12443") << ReadText(dir + "/fct.txt");
+}
