@@ -243,13 +243,6 @@ MapWindowKeys(HpccConfigReader& cfg, Settings& s)
     const bool hasWindow = !cfg.Has("HAS_WIN") || cfg.GetBoolean("HAS_WIN");
     const bool varWin = cfg.Has("VAR_WIN") && cfg.GetBoolean("VAR_WIN");
     const bool globalT = !cfg.Has("GLOBAL_T") || cfg.GetBoolean("GLOBAL_T");
-    if (hasWindow && mode == 7)
-    {
-        cfg.Fail("HAS_WIN",
-                 std::string(cfg.Has("HAS_WIN") ? "" : "the peer's default is 1: ") +
-                     "TIMELY with a window (run.py timely_vwin) is not supported; valid: "
-                     "HAS_WIN 0");
-    }
     if (hasWindow && mode == 3 && !varWin)
     {
         cfg.Fail("VAR_WIN",
@@ -263,11 +256,8 @@ MapWindowKeys(HpccConfigReader& cfg, Settings& s)
     s.window = hasWindow;
     s.ccNeedsBaseRtt = hasWindow || mode == 3;
     s.perPairBaseRtt = s.ccNeedsBaseRtt && !globalT;
-    if (mode != 7)
-    {
-        attributes.emplace_back("UseWindow", hasWindow ? "true" : "false");
-    }
-    if (mode == 1 || mode == 8)
+    attributes.emplace_back("UseWindow", hasWindow ? "true" : "false");
+    if (mode != 3)
     {
         attributes.emplace_back("VariableWindow", varWin ? "true" : "false");
     }
@@ -275,9 +265,8 @@ MapWindowKeys(HpccConfigReader& cfg, Settings& s)
     Map(cfg,
         s,
         "HAS_WIN",
-        hasWindow ? typeId + "::UseWindow true (bytes in flight < W = line rate x T)"
-                  : std::string(mode == 7 ? "no window (TIMELY is rate-based)"
-                                          : typeId + "::UseWindow false"));
+        typeId + (hasWindow ? "::UseWindow true (bytes in flight < W = line rate x T)"
+                            : "::UseWindow false"));
     Map(cfg,
         s,
         "VAR_WIN",

@@ -763,9 +763,6 @@ TEST(RdmaHpccCompat, ExampleRefusesWhatItCannotHonour)
         {"CC_MODE 10\n",
          "CC_MODE 10: CC_MODE 10 .HPCC-PINT. is not supported; supported: 1 .DCQCN., 3 "
          ".HPCC., 7 .TIMELY., 8 .DCTCP."},
-        {"CC_MODE 7\nHAS_WIN 1\n",
-         "HAS_WIN 1: TIMELY with a window .run.py timely_vwin. is not supported; valid: "
-         "HAS_WIN 0"},
         {"CC_MODE 3\nMULTI_RATE 1\n",
          "MULTI_RATE 1: HPCC with a rate per hop is not supported; valid: MULTI_RATE 0"},
         {"CC_MODE 3\nHAS_WIN 1\nVAR_WIN 0\nMULTI_RATE 0\n",
@@ -1310,4 +1307,70 @@ TEST(RdmaHpccCompat, HpccSimulatorFramingChargesTimelysTimestamp)
     ASSERT_EQ(fct.size(), 1u);
     ASSERT_GE(fct[0].size(), 7u);
     EXPECT_EQ(fct[0][6], "12443") << ReadText(dir + "/fct.txt");
+}
+
+// The HPCC simulator's TIMELY with a window (run.py timely_vwin: HAS_WIN 1, VAR_WIN 1):
+// win = line rate x T / 8 bytes, x rate / line rate with VAR_WIN, as for DCQCN and DCTCP.
+TEST(RdmaHpccCompat, TimelyWindowIsThePeersBdpScaledByTheRate)
+{
+    for (bool variable : {true, false})
+    {
+        Ptr<TimelyCongestionControl> cc = ForkCongestionControl<TimelyCongestionControl>(
+            "ns3::TimelyCongestionControl",
+            {{"UseWindow", "true"}, {"VariableWindow", variable ? "true" : "false"}});
+        RdmaCcState st;
+        st.lineRate = DataRate("100Gbps");
+        st.mtu = 1000;
+        st.baseRtt = NanoSeconds(12480); // BDP 156000 bytes
+        cc->Init(st);
+        EXPECT_EQ(st.window, 156000u);
+        // The first completion event only records the RTT; the next one, past the snd_nxt of
+        // the first (10000), sees 1000 us > T_high = 500 us: rate x (1 - 0.8 (1 - 500 /
+        // 1000)) = 0.6 x 100 Gb/s = 60 Gb/s, window 156000 x 0.6 = 93600 with VAR_WIN.
+        st.bytesSent = 10000;
+        RdmaAckFeedback fb;
+        fb.rtt = MicroSeconds(20);
+        fb.ackedUpToBytes = 1000;
+        cc->OnAck(st, fb);
+        fb.rtt = MicroSeconds(1000);
+        fb.ackedUpToBytes = 10001;
+        cc->OnAck(st, fb);
+        EXPECT_EQ(st.rate, DataRate("60Gbps"));
+        EXPECT_EQ(st.window, variable ? 93600u : 156000u);
+    }
+    // Off (the default, the paper's TIMELY): no window.
+    Ptr<TimelyCongestionControl> off =
+        ForkCongestionControl<TimelyCongestionControl>("ns3::TimelyCongestionControl", {});
+    RdmaCcState st;
+    st.lineRate = DataRate("100Gbps");
+    st.baseRtt = NanoSeconds(12480);
+    off->Init(st);
+    EXPECT_EQ(st.window, 0u);
+}
+
+TEST(RdmaHpccCompat, TimelyWindowVariantRunsWithThePeersKeys)
+{
+    if (HpccCompatExample().empty())
+    {
+        GTEST_SKIP() << "examples are not built (configure with --enable-examples)";
+    }
+    const std::string dir = OutputDir("hpcc-compat-timely-window");
+    WriteTwoToOneIncast(dir,
+                        "CC_MODE 7\nHAS_WIN 1\nVAR_WIN 1\nRATE_AI 100Mb/s\nRATE_HAI 500Mb/s\n"
+                        "BUFFER_SIZE 1\n");
+    std::string output;
+    ASSERT_EQ(RunExample(dir, dir + "/config.txt", &output), 0) << output;
+    EXPECT_NE(output.find("flows completed 2/2"), std::string::npos) << output;
+    EXPECT_NE(output.find("-> ns3::TimelyCongestionControl::UseWindow true"), std::string::npos)
+        << output;
+    EXPECT_NE(output.find("-> ns3::TimelyCongestionControl::VariableWindow true"),
+              std::string::npos)
+        << output;
+    EXPECT_NE(output.find("base RTT T (GLOBAL_T 1, the largest of the topology): 4160 ns, BDP "
+                          "52000 bytes"),
+              std::string::npos)
+        << output;
+    // Two windows of at most 52000 bytes cannot fill the PFC threshold of a 1 MB buffer
+    // (DcqcnWindowVariantsRunWithThePeersKeys has the arithmetic).
+    EXPECT_NE(output.find("PFC: pause frames 0 "), std::string::npos) << output;
 }
