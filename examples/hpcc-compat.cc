@@ -300,6 +300,8 @@ MapRateWindowCc(HpccConfigReader& cfg, Settings& s)
                  : mode == 7 ? "ns3::TimelyCongestionControl"
                              : "ns3::DctcpCongestionControl";
     Map(cfg, s, "CC_MODE", s.ccTypeId + " (RdmaHelper::SetCongestionControl)");
+    s.mapping.push_back("  (implied)                  ns3::RdmaNic::CnpEnabled false: no CNP "
+                        "frames (the peer's CE flag rides the ACK; here the ACK's ECN echo)");
     auto attribute = [&](const char* key, const char* attr, const std::string& value) {
         s.ccAttributes.emplace_back(attr, value);
         Map(cfg, s, key, s.ccTypeId + "::" + attr + " " + value);
@@ -1236,6 +1238,9 @@ InstallNics(RdmaHelper& rdma,
     rdma.SetNicAttribute("AckInterval", UintegerValue(s.ackInterval));
     rdma.SetNicAttribute("AckDscp", IntegerValue(-1));
     rdma.SetNicAttribute("CnpInterval", TimeValue(cnpInterval));
+    // The peer's CNP is a flag in the ACK that only its DCQCN reads; TIMELY, DCTCP and HPCC
+    // get the CE mark (DCTCP) through the ACK's ECN echo and no CNP frame exists.
+    rdma.SetNicAttribute("CnpEnabled", BooleanValue(s.ccMode == 1));
     if (!s.ccTypeId.empty())
     {
         InstallRateWindowCc(rdma, s);

@@ -1030,8 +1030,13 @@ TEST(RdmaHpccCompat, DctcpAndTimelyModesRunWithThePeersKeys)
               std::string::npos)
         << output;
     std::smatch m;
-    ASSERT_TRUE(std::regex_search(output, m, std::regex("ECN marks ([0-9]+)"))) << output;
+    ASSERT_TRUE(std::regex_search(output, m, std::regex("ECN marks ([0-9]+), CNPs ([0-9]+)")))
+        << output;
     EXPECT_GT(std::stoull(m[1]), 0u);
+    // The peer sends no CNP outside DCQCN: the CE mark reaches DCTCP as the ACK's ECN echo
+    // only (ns3::RdmaNic::CnpEnabled false), so the reverse path carries no CNP frame.
+    EXPECT_EQ(std::stoull(m[2]), 0u) << output;
+    EXPECT_NE(output.find("ns3::RdmaNic::CnpEnabled false"), std::string::npos) << output;
     // DCTCP (and the window) keep the queue far below the PFC threshold of a 1 MB buffer.
     EXPECT_NE(output.find("pause frames 0"), std::string::npos) << output;
 
