@@ -1753,12 +1753,20 @@ RunHpccCompat(int argc, char* argv[])
     std::cout << "hpcc-compat: " << configFile << "\n  topology " << topologyPath << ": "
               << topo.GetNNodes() << " nodes (" << topo.GetNSwitches() << " switches), "
               << topo.GetLinks().size() << " links\n  flows " << flowPath << ": "
-              << flowReader.GetFlows().size() << "\n  framing " << framingNote << "\n  CNPs: DSCP "
-              << cnpDscp
-              << (oneDataClass ? " (the flows' data class, as the peer's CNP-flagged ACKs)"
-                               : " (the flows use several priority groups: not the peer's "
-                                 "class, which is each flow's own)")
-              << "\nconfiguration mapping:\n";
+              << flowReader.GetFlows().size() << "\n  framing " << framingNote;
+    if (s.ccMode == 1)
+    {
+        std::cout << "\n  CNPs: DSCP " << cnpDscp
+                  << (oneDataClass ? " (the flows' data class, as the peer's CNP-flagged ACKs)"
+                                   : " (the flows use several priority groups: not the peer's "
+                                     "class, which is each flow's own)");
+    }
+    else
+    {
+        std::cout << "\n  CNPs: none (RdmaNic::CnpEnabled false; only the peer's DCQCN reads "
+                     "its ACKs' CNP flag)";
+    }
+    std::cout << "\nconfiguration mapping:\n";
     for (const auto& line : s.mapping)
     {
         std::cout << line << "\n";
