@@ -23,8 +23,12 @@
  *  - CC_MODE 3 (HPCC), 7 (TIMELY), 8 (DCTCP): ns3::HpccCongestionControl,
  *    ns3::TimelyCongestionControl, ns3::DctcpCongestionControl (MapRateWindowCc names
  *    each key's attribute: RATE_AI, RATE_HAI, MIN_RATE, U_TARGET, MI_THRESH, FAST_REACT,
- *    INT_MULTI, DCTCP_RATE_AI, EWMA_GAIN, HAS_WIN, VAR_WIN); with a window (or HPCC) the
- *    queue pairs' BaseRtt is the peer's T for GLOBAL_T 1, the topology's largest base RTT.
+ *    INT_MULTI, DCTCP_RATE_AI, EWMA_GAIN).
+ *  - HAS_WIN, VAR_WIN, GLOBAL_T (every mode; MapWindowKeys): the congestion control's
+ *    UseWindow and VariableWindow (DCQCN's window variants included: a cap of one BDP on
+ *    the bytes in flight, scaled by rate / line rate with VAR_WIN 1); with a window (or
+ *    HPCC) the queue pairs' BaseRtt is the peer's T, the topology's largest base RTT
+ *    (GLOBAL_T 1) or each flow's (source, destination) pair's (GLOBAL_T 0).
  *  - CC_MODE 1 (DCQCN) with ENABLE_QCN 1:
  *    ns3::DcqcnCongestionControl with G = EWMA_GAIN, AlphaUpdateInterval =
  *    ALPHA_RESUME_INTERVAL us, RateDecreaseInterval = RATE_DECREASE_INTERVAL us,
@@ -55,7 +59,8 @@
  * --framing chooses what a packet costs on the wire: `roce` (default) is real RoCEv2 on
  * Ethernet, 82 bytes per data packet besides the payload (plus the 16-byte RETH once);
  * `hpcc-sim` charges the bytes of the peer's packets (ns3::RdmaNetDevice::Framing
- * HpccSimulator: 36 per data packet with DCQCN, 48 per ACK, no CNP, 31 per PFC frame),
+ * HpccSimulator: 36 per data packet with DCQCN and DCTCP, 44 with TIMELY's timestamp, 48
+ * per ACK, no CNP, 31 per PFC frame; HPCC's packets carry this module's 44-byte INT area),
  * so that differences that remain are model differences, not framing differences.
  * --ecmp chooses the flow hash of the switches: `module` (default; seeded per replication,
  * --run) or `hpcc-sim` (ns3::RdmaHpccEcmpLoadBalancer: the peer's MurmurHash3 over source,
@@ -142,6 +147,10 @@ struct Settings
     std::vector<std::pair<std::string, std::string>> ccAttributes;
     /// The congestion control needs the peer's base RTT T (GLOBAL_T 1: the largest RTT)
     bool ccNeedsBaseRtt{false};
+    /// GLOBAL_T 0: T (and the window) of each flow from its (source, destination) pair
+    bool perPairBaseRtt{false};
+    /// HAS_WIN 1: the congestion control caps the bytes in flight at T x rate
+    bool window{false};
     /// One line per key: what it became.
     std::vector<std::string> mapping;
     /// Outputs of the peer this run does not produce.
@@ -174,7 +183,7 @@ Map(HpccConfigReader& cfg, Settings& s, const std::string& key, const std::strin
 
 /// Keys that only matter for CC modes other than 1 (HPCC, TIMELY, DCTCP, HPCC-PINT).
 void
-MapOtherCcKeys(HpccConfigReader& cfg, Settings& s, bool hasWindow)
+MapOtherCcKeys(HpccConfigReader& cfg, Settings& s)
 {
     // Check that the values are well-formed even though they have no effect.
     struct Key
@@ -217,18 +226,63 @@ MapOtherCcKeys(HpccConfigReader& cfg, Settings& s, bool hasWindow)
         }
         Map(cfg, s, k.key, std::string("accepted, ") + k.reason);
     }
-    const char* windowOnly[] = {"VAR_WIN", "GLOBAL_T"};
-    for (const char* key : windowOnly)
+}
+
+/**
+ * HAS_WIN, VAR_WIN and GLOBAL_T, for every CC mode (the peer's scratch/third.cc and
+ * RdmaQueuePair::GetWin): with HAS_WIN 1 (its default) a queue pair may have at most
+ * win = T x rate / 8 bytes in flight, T the largest base RTT of the topology (GLOBAL_T 1,
+ * its default) or the pair's own (GLOBAL_T 0), and with VAR_WIN 1 win x current rate / line
+ * rate. Mapped onto the congestion control's UseWindow and VariableWindow and
+ * RdmaQueuePair::BaseRtt (CheckWindowsArePeers checks the bytes).
+ */
+void
+MapWindowKeys(HpccConfigReader& cfg, Settings& s)
+{
+    const uint64_t mode = s.ccMode;
+    const bool hasWindow = !cfg.Has("HAS_WIN") || cfg.GetBoolean("HAS_WIN");
+    const bool varWin = cfg.Has("VAR_WIN") && cfg.GetBoolean("VAR_WIN");
+    const bool globalT = !cfg.Has("GLOBAL_T") || cfg.GetBoolean("GLOBAL_T");
+    if (hasWindow && mode == 3 && !varWin)
     {
-        if (cfg.Has(key))
-        {
-            cfg.GetUinteger(key, 0, 1);
-        }
-        Map(cfg,
-            s,
-            key,
-            hasWindow ? "n/a" : "accepted, only used with HAS_WIN 1: no effect with HAS_WIN 0");
+        cfg.Fail("VAR_WIN",
+                 "HPCC's window is W = R x T (VAR_WIN 1); a fixed BDP window with HPCC is not "
+                 "supported; valid: VAR_WIN 1, or HAS_WIN 0");
     }
+    // DCQCN without ECN marks is a fixed line rate; with a window it is DCQCN that is never
+    // cut, which RdmaFixedRateCongestionControl cannot express.
+    const std::string typeId = !s.ccTypeId.empty() ? s.ccTypeId : "ns3::DcqcnCongestionControl";
+    auto& attributes = !s.ccTypeId.empty() ? s.ccAttributes : s.dcqcnAttributes;
+    s.window = hasWindow;
+    s.ccNeedsBaseRtt = hasWindow || mode == 3;
+    s.perPairBaseRtt = s.ccNeedsBaseRtt && !globalT;
+    attributes.emplace_back("UseWindow", hasWindow ? "true" : "false");
+    if (mode != 3)
+    {
+        attributes.emplace_back("VariableWindow", varWin ? "true" : "false");
+    }
+    const char* cc = mode == 1 ? "DCQCN" : mode == 3 ? "HPCC" : mode == 7 ? "TIMELY" : "DCTCP";
+    Map(cfg,
+        s,
+        "HAS_WIN",
+        typeId + (hasWindow ? "::UseWindow true (bytes in flight < W = line rate x T)"
+                            : "::UseWindow false"));
+    Map(cfg,
+        s,
+        "VAR_WIN",
+        !hasWindow  ? std::string("accepted, only used with HAS_WIN 1: no effect with HAS_WIN 0")
+        : mode == 3 ? std::string("1: HPCC's W = R x T")
+                    : typeId + "::VariableWindow " +
+                          (varWin ? "true (W x rate / line rate)" : "false (the full BDP)"));
+    Map(cfg,
+        s,
+        "GLOBAL_T",
+        !s.ccNeedsBaseRtt ? std::string("accepted, no window: no effect under ") + cc
+        : globalT ? std::string("RdmaQueuePair::BaseRtt = the largest base RTT of the topology "
+                                "(2 x delay + a payload's serialization per hop, as the peer)")
+                  : std::string("RdmaQueuePair::BaseRtt per flow = its (source, destination) "
+                                "pair's base RTT (2 x delay + a payload's serialization per "
+                                "hop, as the peer's pairRtt)"));
 }
 
 /**
@@ -246,6 +300,8 @@ MapRateWindowCc(HpccConfigReader& cfg, Settings& s)
                  : mode == 7 ? "ns3::TimelyCongestionControl"
                              : "ns3::DctcpCongestionControl";
     Map(cfg, s, "CC_MODE", s.ccTypeId + " (RdmaHelper::SetCongestionControl)");
+    s.mapping.push_back("  (implied)                  ns3::RdmaNic::CnpEnabled false: no CNP "
+                        "frames (the peer's CE flag rides the ACK; here the ACK's ECN echo)");
     auto attribute = [&](const char* key, const char* attr, const std::string& value) {
         s.ccAttributes.emplace_back(attr, value);
         Map(cfg, s, key, s.ccTypeId + "::" + attr + " " + value);
@@ -367,69 +423,22 @@ MapRateWindowCc(HpccConfigReader& cfg, Settings& s)
         unused("INT_MULTI", 'u', "INT (HPCC) only");
     }
 
-    // Window: HAS_WIN 1 caps a flow at the largest BDP (GLOBAL_T 1), VAR_WIN scales it by
-    // rate / line rate.
-    const bool hasWindow = !cfg.Has("HAS_WIN") || cfg.GetBoolean("HAS_WIN");
-    const bool varWin = cfg.Has("VAR_WIN") && cfg.GetBoolean("VAR_WIN");
-    const bool globalT = !cfg.Has("GLOBAL_T") || cfg.GetBoolean("GLOBAL_T");
-    if (hasWindow && mode == 7)
-    {
-        cfg.Fail("HAS_WIN",
-                 std::string(cfg.Has("HAS_WIN") ? "" : "the peer's default is 1: ") +
-                     "TIMELY with a window (run.py timely_vwin) is not supported; valid: "
-                     "HAS_WIN 0");
-    }
-    if (hasWindow && mode == 3 && !varWin)
-    {
-        cfg.Fail("VAR_WIN",
-                 "HPCC's window is W = R x T (VAR_WIN 1); a fixed BDP window with HPCC is not "
-                 "supported; valid: VAR_WIN 1, or HAS_WIN 0");
-    }
-    if (!globalT && (hasWindow || mode == 3))
-    {
-        cfg.Fail("GLOBAL_T",
-                 "per-pair base RTTs are not supported; valid: GLOBAL_T 1 (T = the largest "
-                 "base RTT of the topology, the peer's default)");
-    }
-    s.ccNeedsBaseRtt = hasWindow || mode == 3;
-    if (mode != 7)
-    {
-        s.ccAttributes.emplace_back("UseWindow", hasWindow ? "true" : "false");
-    }
-    if (mode == 8)
-    {
-        s.ccAttributes.emplace_back("VariableWindow", varWin ? "true" : "false");
-    }
-    Map(cfg,
-        s,
-        "HAS_WIN",
-        hasWindow ? s.ccTypeId + "::UseWindow true (W = line rate x T)"
-                  : std::string(mode == 7 ? "no window (TIMELY is rate-based)"
-                                          : s.ccTypeId + "::UseWindow false"));
-    Map(cfg,
-        s,
-        "VAR_WIN",
-        !hasWindow  ? "accepted, only used with HAS_WIN 1: no effect with HAS_WIN 0"
-        : mode == 3 ? "1: HPCC's W = R x T"
-                    : s.ccTypeId + "::VariableWindow " + (varWin ? "true" : "false"));
-    Map(cfg,
-        s,
-        "GLOBAL_T",
-        s.ccNeedsBaseRtt ? "RdmaQueuePair::BaseRtt = the largest base RTT of the topology "
-                           "(2 x delay + a payload's serialization per hop, as the peer)"
-                         : "accepted, no window: no effect");
+    MapWindowKeys(cfg, s);
 }
 
 /// CC_MODE 1: DCQCN (or line rate without ECN) and the keys of the other modes.
 void
 MapDcqcn(HpccConfigReader& cfg, Settings& s)
 {
+    const bool window = !cfg.Has("HAS_WIN") || cfg.GetBoolean("HAS_WIN");
     Map(cfg,
         s,
         "CC_MODE",
-        s.dcqcn ? "ns3::DcqcnCongestionControl (RdmaHelper::SetCongestionControl)"
-                : "DCQCN without ECN marks never leaves line rate: "
-                  "ns3::RdmaFixedRateCongestionControl at line rate (identical)");
+        s.dcqcn  ? "ns3::DcqcnCongestionControl (RdmaHelper::SetCongestionControl)"
+        : window ? "DCQCN without ECN marks never leaves line rate: ns3::DcqcnCongestionControl "
+                   "with its default parameters (never cut) and the window (HAS_WIN 1)"
+                 : "DCQCN without ECN marks never leaves line rate: "
+                   "ns3::RdmaFixedRateCongestionControl at line rate (identical)");
     Map(cfg,
         s,
         "ENABLE_QCN",
@@ -553,17 +562,8 @@ MapDcqcn(HpccConfigReader& cfg, Settings& s)
             "--cnpInterval (default 0: a CNP per CE-marked packet)");
     }
 
-    // Window: HAS_WIN 1 (the peer's default) caps every flow at the largest BDP.
-    const bool hasWindow = !cfg.Has("HAS_WIN") || cfg.GetBoolean("HAS_WIN");
-    if (hasWindow)
-    {
-        cfg.Fail("HAS_WIN",
-                 std::string(cfg.Has("HAS_WIN") ? "" : "the peer's default is 1: ") +
-                     "a window of one bandwidth-delay product per flow is not supported yet; "
-                     "valid: HAS_WIN 0");
-    }
-    Map(cfg, s, "HAS_WIN", "no window (HAS_WIN 0), as configured");
-    MapOtherCcKeys(cfg, s, hasWindow);
+    MapWindowKeys(cfg, s);
+    MapOtherCcKeys(cfg, s);
 }
 
 /// Turn the configuration into Settings, or stop with an error naming the key.
@@ -967,13 +967,15 @@ struct Run
     std::unordered_map<uint32_t, std::vector<PathInfo>> pathCache;
     std::vector<FlowState> flows;
     uint32_t mtu{1000};
-    bool peerFraming{false}; //!< --framing=hpcc-sim
+    bool peerFraming{false};    //!< --framing=hpcc-sim
+    bool perPairBaseRtt{false}; //!< GLOBAL_T 0: each queue pair's BaseRtt is its pair's
     std::ofstream fct;
     uint32_t remaining{0};
 };
 
-uint64_t
-StandaloneFctNs(Run* run, const HpccFlow& f)
+/// The path of a flow, as the peer's CalculateRoute finds it (cached per destination).
+const PathInfo&
+FlowPath(Run* run, const HpccFlow& f)
 {
     auto it = run->pathCache.find(f.dst);
     if (it == run->pathCache.end())
@@ -985,8 +987,21 @@ StandaloneFctNs(Run* run, const HpccFlow& f)
         it = run->pathCache.emplace(f.dst, PathsToward(*run->topo, run->adjacency, f.dst, run->mtu))
                  .first;
     }
-    const PathInfo& p = it->second[f.src];
-    const uint64_t baseRtt = 2 * p.delayNs + p.txDelayNs;
+    return it->second[f.src];
+}
+
+/// The peer's pairRtt: 2 x the path's propagation delay + one payload's serialization per hop.
+uint64_t
+PairBaseRttNs(const PathInfo& p)
+{
+    return 2 * p.delayNs + p.txDelayNs;
+}
+
+uint64_t
+StandaloneFctNs(Run* run, const HpccFlow& f)
+{
+    const PathInfo& p = FlowPath(run, f);
+    const uint64_t baseRtt = PairBaseRttNs(p);
     const uint64_t packets = (f.size + run->mtu - 1) / run->mtu;
     const uint64_t totalBytes = run->peerFraming ? f.size + packets * PEER_STANDALONE_OVERHEAD
                                                  : f.size + packets * WIRE_OVERHEAD + RETH_BYTES;
@@ -1025,7 +1040,14 @@ StartFlow(Run* run, uint32_t index)
 {
     FlowState& s = run->flows[index];
     const HpccFlow& f = *s.flow;
-    auto [qp, peer] = run->rdma->Connect(run->nodes.Get(f.src), run->nodes.Get(f.dst));
+    // GLOBAL_T 0: the peer gives each queue pair its own pair's base RTT and BDP.
+    auto [qp, peer] =
+        run->perPairBaseRtt
+            ? run->rdma->Connect(run->nodes.Get(f.src),
+                                 run->nodes.Get(f.dst),
+                                 "BaseRtt",
+                                 TimeValue(NanoSeconds(PairBaseRttNs(FlowPath(run, f)))))
+            : run->rdma->Connect(run->nodes.Get(f.src), run->nodes.Get(f.dst));
     const uint32_t dscp = (static_cast<uint32_t>(f.priorityGroup) << 3) | 2;
     qp->SetAttribute("SourcePort", UintegerValue(s.sport));
     qp->SetAttribute("Dscp", UintegerValue(dscp));
@@ -1071,10 +1093,11 @@ FileExists(const std::string& path)
 
 /**
  * The peer's T with GLOBAL_T 1 (third.cc): the largest base RTT over host pairs, each 2 x
- * the path's propagation delay plus one payload's serialization per hop.
+ * the path's propagation delay plus one payload's serialization per hop; and its maxBdp,
+ * the largest RTT x bottleneck rate / 8 over host pairs (in its integer arithmetic).
  */
 Time
-LargestBaseRtt(const HpccTopologyReader& topo, uint32_t payload)
+LargestBaseRtt(const HpccTopologyReader& topo, uint32_t payload, uint64_t* maxBdp = nullptr)
 {
     std::vector<std::vector<uint32_t>> adjacency(topo.GetNNodes());
     for (uint32_t l = 0; l < topo.GetLinks().size(); ++l)
@@ -1083,6 +1106,7 @@ LargestBaseRtt(const HpccTopologyReader& topo, uint32_t payload)
         adjacency[topo.GetLinks()[l].dst].push_back(l);
     }
     uint64_t largest = 0;
+    uint64_t largestBdp = 0;
     for (uint32_t h = 0; h < topo.GetNNodes(); ++h)
     {
         if (topo.IsSwitch(h))
@@ -1092,18 +1116,87 @@ LargestBaseRtt(const HpccTopologyReader& topo, uint32_t payload)
         const std::vector<PathInfo> paths = PathsToward(topo, adjacency, h, payload);
         for (uint32_t src = 0; src < topo.GetNNodes(); ++src)
         {
-            if (!topo.IsSwitch(src) && paths[src].reached)
+            if (!topo.IsSwitch(src) && paths[src].reached && src != h)
             {
-                largest = std::max(largest, 2 * paths[src].delayNs + paths[src].txDelayNs);
+                const uint64_t rtt = PairBaseRttNs(paths[src]);
+                largest = std::max(largest, rtt);
+                largestBdp = std::max(largestBdp, rtt * paths[src].bw / 1000000000 / 8);
             }
         }
+    }
+    if (maxBdp)
+    {
+        *maxBdp = largestBdp;
     }
     return NanoSeconds(largest);
 }
 
-/// CC_MODE 3/7/8: the congestion control MapRateWindowCc chose, and the peer's T.
+/**
+ * HAS_WIN 1: the peer's window of a flow is maxBdp (GLOBAL_T 1) or its pair's RTT x
+ * bottleneck rate / 8 (GLOBAL_T 0); the congestion controls here take line rate x BaseRtt
+ * (RdmaCongestionControl::BdpWindow), the line rate being the NIC's. The two agree unless a
+ * path's bottleneck is slower than the sender's NIC: then refuse, naming the flow and both
+ * windows.
+ */
 void
-InstallRateWindowCc(RdmaHelper& rdma, const Settings& s, const HpccTopologyReader& topo)
+CheckWindowsArePeers(const HpccConfigReader& cfg,
+                     const Settings& s,
+                     const HpccTopologyReader& topo,
+                     const HpccFlowReader& flows)
+{
+    std::vector<std::vector<uint32_t>> adjacency(topo.GetNNodes());
+    std::vector<uint64_t> nicRate(topo.GetNNodes(), 0);
+    for (uint32_t l = 0; l < topo.GetLinks().size(); ++l)
+    {
+        const HpccLink& link = topo.GetLinks()[l];
+        adjacency[link.src].push_back(l);
+        adjacency[link.dst].push_back(l);
+        for (uint32_t end : {link.src, link.dst})
+        {
+            if (!topo.IsSwitch(end) && nicRate[end] == 0)
+            {
+                nicRate[end] = link.rate.GetBitRate(); // the NIC's first port
+            }
+        }
+    }
+    uint64_t maxBdp = 0;
+    const uint64_t maxRtt = LargestBaseRtt(topo, s.mtu, &maxBdp).GetNanoSeconds();
+    std::map<uint32_t, std::vector<PathInfo>> paths;
+    for (uint32_t i = 0; i < flows.GetFlows().size(); ++i)
+    {
+        const HpccFlow& f = flows.GetFlows()[i];
+        uint64_t rtt = maxRtt;
+        uint64_t peer = maxBdp;
+        if (s.perPairBaseRtt)
+        {
+            auto it = paths.find(f.dst);
+            if (it == paths.end())
+            {
+                it = paths.emplace(f.dst, PathsToward(topo, adjacency, f.dst, s.mtu)).first;
+            }
+            const PathInfo& p = it->second[f.src];
+            rtt = PairBaseRttNs(p);
+            peer = rtt * p.bw / 1000000000 / 8;
+        }
+        const uint64_t ours = static_cast<uint64_t>(static_cast<unsigned __int128>(nicRate[f.src]) *
+                                                    rtt / 8000000000ULL);
+        if (ours != peer)
+        {
+            cfg.Fail("HAS_WIN",
+                     "flow " + std::to_string(i) + " (host " + std::to_string(f.src) + " -> " +
+                         std::to_string(f.dst) + "): the peer's window is " + std::to_string(peer) +
+                         " bytes (T x the bottleneck rate), this " + "module's would be " +
+                         std::to_string(ours) + " (T x the NIC's line rate " +
+                         std::to_string(nicRate[f.src]) +
+                         " bit/s); valid: HAS_WIN 0, or paths whose bottleneck is the sender's "
+                         "NIC rate");
+        }
+    }
+}
+
+/// CC_MODE 3/7/8: the congestion control MapRateWindowCc chose.
+void
+InstallRateWindowCc(RdmaHelper& rdma, const Settings& s)
 {
     for (const auto& [attribute, value] : s.ccAttributes)
     {
@@ -1117,17 +1210,20 @@ InstallRateWindowCc(RdmaHelper& rdma, const Settings& s, const HpccTopologyReade
         // HPCC's switches write a hop record into every data packet that carries the area.
         rdma.SetSwitchAttribute("Telemetry", BooleanValue(true));
     }
-    if (s.ccNeedsBaseRtt)
-    {
-        const Time t = LargestBaseRtt(topo, s.mtu);
-        std::cout << "  base RTT T (GLOBAL_T 1, the largest of the topology): "
-                  << t.GetNanoSeconds() << " ns, BDP "
-                  << uint64_t(
-                         static_cast<unsigned __int128>(topo.GetLinks().front().rate.GetBitRate()) *
-                         t.GetNanoSeconds() / 8000000000ULL)
-                  << " bytes\n";
-        rdma.SetQueuePairAttribute("BaseRtt", TimeValue(t));
-    }
+}
+
+/// GLOBAL_T 1: every queue pair's BaseRtt is the peer's T, the largest base RTT.
+void
+InstallBaseRtt(RdmaHelper& rdma, const Settings& s, const HpccTopologyReader& topo)
+{
+    const Time t = LargestBaseRtt(topo, s.mtu);
+    std::cout << "  base RTT T (GLOBAL_T 1, the largest of the topology): " << t.GetNanoSeconds()
+              << " ns, BDP "
+              << uint64_t(
+                     static_cast<unsigned __int128>(topo.GetLinks().front().rate.GetBitRate()) *
+                     t.GetNanoSeconds() / 8000000000ULL)
+              << " bytes\n";
+    rdma.SetQueuePairAttribute("BaseRtt", TimeValue(t));
 }
 
 /// Install the NICs: the peer's addresses, MTU, ACKs, congestion control, loss recovery.
@@ -1142,9 +1238,12 @@ InstallNics(RdmaHelper& rdma,
     rdma.SetNicAttribute("AckInterval", UintegerValue(s.ackInterval));
     rdma.SetNicAttribute("AckDscp", IntegerValue(-1));
     rdma.SetNicAttribute("CnpInterval", TimeValue(cnpInterval));
+    // The peer's CNP is a flag in the ACK that only its DCQCN reads; TIMELY, DCTCP and HPCC
+    // get the CE mark (DCTCP) through the ACK's ECN echo and no CNP frame exists.
+    rdma.SetNicAttribute("CnpEnabled", BooleanValue(s.ccMode == 1));
     if (!s.ccTypeId.empty())
     {
-        InstallRateWindowCc(rdma, s, topo);
+        InstallRateWindowCc(rdma, s);
     }
     else if (s.dcqcn)
     {
@@ -1186,9 +1285,24 @@ InstallNics(RdmaHelper& rdma,
                                   "ClampTargetRateAfterTimeIncrease",
                                   StringValue("true"));
     }
-    else
+    if (s.dcqcn || (s.ccTypeId.empty() && s.window))
+    {
+        // HAS_WIN and VAR_WIN (without ECN: DCQCN at line rate, with the window). The peer's T
+        // comes with the queue pairs' BaseRtt (InstallBaseRtt, StartFlow).
+        std::map<std::string, std::string> a(s.dcqcnAttributes.begin(), s.dcqcnAttributes.end());
+        rdma.SetCongestionControl("ns3::DcqcnCongestionControl",
+                                  "UseWindow",
+                                  StringValue(a.at("UseWindow")),
+                                  "VariableWindow",
+                                  StringValue(a.at("VariableWindow")));
+    }
+    else if (s.ccTypeId.empty())
     {
         rdma.SetCongestionControl("ns3::RdmaFixedRateCongestionControl");
+    }
+    if (s.ccNeedsBaseRtt && !s.perPairBaseRtt)
+    {
+        InstallBaseRtt(rdma, s, topo);
     }
     if (s.backToZero)
     {
@@ -1556,19 +1670,33 @@ RunHpccCompat(int argc, char* argv[])
                                "ecmp",
                                ecmp,
                                "module, hpcc-sim");
-    if (peerFraming)
-    {
-        Config::SetDefault("ns3::RdmaNetDevice::Framing", EnumValue(RdmaNetDevice::HPCC_SIMULATOR));
-        // The peer's INT header for CC_MODE 1 (DCQCN): IntHeader::mode NONE, 0 bytes
-        // (scratch/third.cc; HPCC's CC_MODE 3 would carry 42, TIMELY's 7 carries 8).
-        Config::SetDefault("ns3::RdmaNetDevice::HpccIntBytes", UintegerValue(0));
-    }
     // Only an explicit --seed/--run overrides ns-3's global RngSeed/RngRun.
     RdmaOptionChecker::Seed(seed, runNumber);
 
     HpccConfigReader cfg;
     ReadInput(cfg, configFile, "configuration");
     Settings s = MapConfig(cfg);
+    std::string framingNote = "roce (RoCEv2 on Ethernet: data payload + 82, RETH 16 once)";
+    if (peerFraming)
+    {
+        Config::SetDefault("ns3::RdmaNetDevice::Framing", EnumValue(RdmaNetDevice::HPCC_SIMULATOR));
+        // The peer's INT header of the CC mode (scratch/third.cc sets IntHeader::mode from
+        // CC_MODE; IntHeader::GetStaticSize): none for DCQCN and DCTCP, TIMELY's 8-byte
+        // timestamp in every data packet (its ACKs stay 48 bytes: 12 + 8 < the 26 they are
+        // padded to). HPCC's 42-byte header: our packets carry the 44-byte INT area instead,
+        // which the device counts as payload, so 0 here (data + 80 where the peer's are + 78;
+        // ACKs 48 where the peer's echo the header in 76).
+        const uint32_t intBytes = s.ccMode == 7 ? 8 : 0;
+        Config::SetDefault("ns3::RdmaNetDevice::HpccIntBytes", UintegerValue(intBytes));
+        framingNote = s.ccMode == 7 ? "hpcc-sim (the peer's packet bytes: data payload + 44 (36 "
+                                      "+ TIMELY's 8-byte INT timestamp), ACK 48, CNP 0, PFC 31)"
+                      : s.ccMode == 3
+                          ? "hpcc-sim (the peer's packet bytes: data payload + 36 + this "
+                            "module's 44-byte INT area (the peer's: 42), ACK 48 (the peer's "
+                            "HPCC ACKs: 76), CNP 0, PFC 31)"
+                          : "hpcc-sim (the peer's packet bytes: data payload + 36, ACK 48, CNP "
+                            "0, PFC 31)";
+    }
     const std::vector<std::string> unused = cfg.GetUnusedKeys();
     NS_ABORT_MSG_IF(!unused.empty(), "internal error: key " << unused[0] << " was not handled");
     if (dir.empty())
@@ -1594,6 +1722,10 @@ RunHpccCompat(int argc, char* argv[])
     HpccFlowReader flowReader;
     ReadInput(flowReader, flowPath, "flow");
     flowReader.Validate(topo);
+    if (s.window)
+    {
+        CheckWindowsArePeers(cfg, s, topo, flowReader);
+    }
     // The peer's CNP is a flag in the ACK, which travels in the flow's data class: CNPs take
     // the data DSCP (StartFlow's (pg << 3) | 2) when every flow has the same priority group.
     std::set<uint32_t> priorityGroups;
@@ -1623,15 +1755,20 @@ RunHpccCompat(int argc, char* argv[])
     std::cout << "hpcc-compat: " << configFile << "\n  topology " << topologyPath << ": "
               << topo.GetNNodes() << " nodes (" << topo.GetNSwitches() << " switches), "
               << topo.GetLinks().size() << " links\n  flows " << flowPath << ": "
-              << flowReader.GetFlows().size() << "\n  framing "
-              << (peerFraming ? "hpcc-sim (the peer's packet bytes: data payload + 36, ACK 48, "
-                                "CNP 0, PFC 31)"
-                              : "roce (RoCEv2 on Ethernet: data payload + 82, RETH 16 once)")
-              << "\n  CNPs: DSCP " << cnpDscp
-              << (oneDataClass ? " (the flows' data class, as the peer's CNP-flagged ACKs)"
-                               : " (the flows use several priority groups: not the peer's "
-                                 "class, which is each flow's own)")
-              << "\nconfiguration mapping:\n";
+              << flowReader.GetFlows().size() << "\n  framing " << framingNote;
+    if (s.ccMode == 1)
+    {
+        std::cout << "\n  CNPs: DSCP " << cnpDscp
+                  << (oneDataClass ? " (the flows' data class, as the peer's CNP-flagged ACKs)"
+                                   : " (the flows use several priority groups: not the peer's "
+                                     "class, which is each flow's own)");
+    }
+    else
+    {
+        std::cout << "\n  CNPs: none (RdmaNic::CnpEnabled false; only the peer's DCQCN reads "
+                     "its ACKs' CNP flag)";
+    }
+    std::cout << "\nconfiguration mapping:\n";
     for (const auto& line : s.mapping)
     {
         std::cout << line << "\n";
@@ -1683,6 +1820,7 @@ RunHpccCompat(int argc, char* argv[])
     run.nodes = nodes;
     run.mtu = s.mtu;
     run.peerFraming = peerFraming;
+    run.perPairBaseRtt = s.perPairBaseRtt;
     run.fct.open(fctPath);
     NS_ABORT_MSG_IF(!run.fct, "cannot write " << fctPath);
     PfcLog pfc;

@@ -133,6 +133,21 @@ DcqcnCongestionControl::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&DcqcnCongestionControl::m_clampAfterTimeIncrease),
                           MakeBooleanChecker())
+            .AddAttribute("UseWindow",
+                          "Also cap the payload bytes in flight at one bandwidth-delay "
+                          "product, line rate x the queue pair's base RTT (the HPCC "
+                          "simulator's HAS_WIN for DCQCN). false: the paper and the NICs "
+                          "(rate only).",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&DcqcnCongestionControl::m_useWindow),
+                          MakeBooleanChecker())
+            .AddAttribute("VariableWindow",
+                          "With UseWindow: the window is BDP x RC / line rate, following "
+                          "every rate change (the HPCC simulator's VAR_WIN; its default 0). "
+                          "false: the full BDP.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&DcqcnCongestionControl::m_variableWindow),
+                          MakeBooleanChecker())
             .AddTraceSource("Rate",
                             "Current rate RC of the queue pair.",
                             MakeTraceSourceAccessor(&DcqcnCongestionControl::m_rateTrace),
@@ -180,6 +195,8 @@ DcqcnCongestionControl::DcqcnCongestionControl(const DcqcnCongestionControl& oth
       m_minRate(other.m_minRate),
       m_clampTargetRate(other.m_clampTargetRate),
       m_clampAfterTimeIncrease(other.m_clampAfterTimeIncrease),
+      m_useWindow(other.m_useWindow),
+      m_variableWindow(other.m_variableWindow),
       m_alphaValue(other.m_initialAlpha)
 {
     NS_LOG_FUNCTION(this);
@@ -256,6 +273,10 @@ DcqcnCongestionControl::Publish()
     if (m_state)
     {
         m_state->rate = DataRate(m_rc);
+        if (m_useWindow && m_state->baseRtt.IsStrictlyPositive())
+        {
+            m_state->window = BdpWindow(*m_state, m_variableWindow ? m_rc : m_lineRate);
+        }
     }
     m_rateTrace = DataRate(m_rc);
     m_targetRateTrace = DataRate(m_rt);
@@ -275,6 +296,23 @@ DcqcnCongestionControl::OnPacketSent(RdmaCcState& state, uint32_t wireBytes)
     {
         m_bytesSent = 0;
         IncreaseRate(BYTE_COUNTER);
+    }
+}
+
+void
+DcqcnCongestionControl::OnAck(RdmaCcState& state, const RdmaAckFeedback& /* feedback */)
+{
+    // DCQCN reacts to CNPs only. With a window and no configured base RTT, the queue pair
+    // takes baseRtt from the RTT samples (the smallest so far): the window follows it.
+    if (!m_useWindow || !state.baseRtt.IsStrictlyPositive())
+    {
+        return;
+    }
+    const uint64_t window = BdpWindow(state, m_variableWindow ? m_rc : m_lineRate);
+    if (window != state.window)
+    {
+        state.window = window;
+        NotifyRateChange();
     }
 }
 

@@ -75,6 +75,13 @@ class RdmaHelper;
  * after a CNP or a timer, the queue pair also re-paces the gap since its last packet at the
  * new rate (NotifyRateChange), as a NIC's rate limiter does.
  *
+ * Window (off by default, as in the paper and the NICs): the HPCC authors' simulator also
+ * runs DCQCN with a window (its HAS_WIN, VAR_WIN and GLOBAL_T keys; rdma-hw.cc, RdmaQueuePair::
+ * GetWin). With UseWindow the queue pair caps the payload bytes in flight at one
+ * bandwidth-delay product, line rate x RdmaCcState::baseRtt (BdpWindow), and with
+ * VariableWindow at BDP x RC / line rate, following every change of RC. The window never
+ * changes the rate rules above; with UseWindow false (the default) state.window stays 0.
+ *
  * Defaults are the paper's parameters; RdmaCcHelper::ApplyDcqcnConnectXPreset() selects NVIDIA
  * ConnectX firmware defaults in one call (doc/dcqcn.rst has the mapping of both naming schemes).
  * Each queue pair gets its own copy through Fork() (CopyObject) with fresh per-flow state.
@@ -130,6 +137,7 @@ class DcqcnCongestionControl : public RdmaCongestionControl
     Ptr<RdmaCongestionControl> Fork() override;
     void Init(RdmaCcState& state) override;
     void OnPacketSent(RdmaCcState& state, uint32_t wireBytes) override;
+    void OnAck(RdmaCcState& state, const RdmaAckFeedback& feedback) override;
     void OnCnp(RdmaCcState& state) override;
 
     /// \return alpha now (quiet periods since the last update applied)
@@ -186,7 +194,8 @@ class DcqcnCongestionControl : public RdmaCongestionControl
     Phase SelectPhase() const;
     /// Restart the rate increase timer T from now.
     void RestartIncreaseTimer();
-    /// Write RC and RT to the queue pair's state and the traces.
+    /// Write RC and RT (and, with UseWindow, the window) to the queue pair's state and the
+    /// traces.
     void Publish();
 
     // attributes
@@ -205,6 +214,8 @@ class DcqcnCongestionControl : public RdmaCongestionControl
     DataRate m_minRate;            //!< rate floor
     bool m_clampTargetRate;        //!< RT = RC on every cut
     bool m_clampAfterTimeIncrease; //!< without clamping: a timer increase also counts
+    bool m_useWindow;              //!< cap the bytes in flight at the BDP (HAS_WIN)
+    bool m_variableWindow;         //!< window x RC / line rate (VAR_WIN)
 
     // per-flow state
     RdmaCcState* m_state{nullptr}; //!< the queue pair's state (set by Init)

@@ -129,14 +129,8 @@ DctcpCongestionControl::UpdateWindow(RdmaCcState& state) const
     }
     // In integers as the simulator (third.cc maxBdp, RdmaQueuePair::GetWin): BDP = line
     // rate x T / 8, times rate / line rate with VariableWindow, at least 1 byte.
-    const uint64_t line = state.lineRate.GetBitRate();
-    const uint64_t bdp = static_cast<uint64_t>(static_cast<unsigned __int128>(line) *
-                                               state.baseRtt.GetNanoSeconds() / 8000000000ULL);
-    const uint64_t window = m_variableWindow
-                                ? static_cast<uint64_t>(static_cast<unsigned __int128>(bdp) *
-                                                        state.rate.GetBitRate() / line)
-                                : bdp;
-    state.window = std::max<uint64_t>(1, window);
+    state.window =
+        BdpWindow(state, m_variableWindow ? state.rate.GetBitRate() : state.lineRate.GetBitRate());
 }
 
 void

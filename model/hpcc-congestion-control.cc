@@ -139,12 +139,7 @@ HpccCongestionControl::Window(const RdmaCcState& state, uint64_t rate)
 {
     // W = R x T, in integers as the simulator (third.cc maxBdp x rate / line rate,
     // RdmaQueuePair::GetWin), at least 1 byte.
-    const uint64_t line = state.lineRate.GetBitRate();
-    const uint64_t bdp = static_cast<uint64_t>(static_cast<unsigned __int128>(line) *
-                                               state.baseRtt.GetNanoSeconds() / 8000000000ULL);
-    return std::max<uint64_t>(
-        1,
-        static_cast<uint64_t>(static_cast<unsigned __int128>(bdp) * rate / line));
+    return BdpWindow(state, rate);
 }
 
 bool

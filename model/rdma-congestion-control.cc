@@ -5,6 +5,8 @@
 
 #include "ns3/log.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -17,6 +19,17 @@ RdmaCongestionControl::GetTypeId()
     static TypeId tid =
         TypeId("ns3::RdmaCongestionControl").SetParent<Object>().SetGroupName("Rdma");
     return tid;
+}
+
+uint64_t
+RdmaCongestionControl::BdpWindow(const RdmaCcState& state, uint64_t rate)
+{
+    const uint64_t line = state.lineRate.GetBitRate();
+    const uint64_t bdp = static_cast<uint64_t>(static_cast<unsigned __int128>(line) *
+                                               state.baseRtt.GetNanoSeconds() / 8000000000ULL);
+    return std::max<uint64_t>(
+        1,
+        static_cast<uint64_t>(static_cast<unsigned __int128>(bdp) * rate / line));
 }
 
 void

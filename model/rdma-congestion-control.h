@@ -125,6 +125,17 @@ class RdmaCongestionControl : public Object
      */
     void SetRepathCallback(Callback<void> cb);
 
+    /**
+     * The window of one bandwidth-delay product scaled by a rate, as the HPCC simulator
+     * computes it for every window-based mode (scratch/third.cc maxBdp, RdmaQueuePair::GetWin):
+     * BDP = line rate x baseRtt / 8 bytes, then BDP x rate / line rate, in integers
+     * (truncated), at least 1 byte.
+     * \param state the queue pair's state (lineRate, baseRtt > 0)
+     * \param rate the rate the window follows, bit/s (the line rate: the full BDP)
+     * \return the window in payload bytes
+     */
+    static uint64_t BdpWindow(const RdmaCcState& state, uint64_t rate);
+
   protected:
     /// Call the rate change hook, if any. Never from OnPacketSent.
     void NotifyRateChange();

@@ -69,6 +69,14 @@ RdmaNic::GetTypeId()
                           TimeValue(MicroSeconds(50)),
                           MakeTimeAccessor(&RdmaNic::m_cnpInterval),
                           MakeTimeChecker(Time(0)))
+            .AddAttribute("CnpEnabled",
+                          "The responder sends CNPs for CE-marked packets (DCQCN's "
+                          "notification point; NVIDIA NICs enable it per priority, roce_np). "
+                          "false: CE marks reach the sender only as the ECN echo of the ACKs "
+                          "(DCTCP; the HPCC simulator outside its DCQCN mode).",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&RdmaNic::m_cnpEnabled),
+                          MakeBooleanChecker())
             .AddAttribute("CnpDscp",
                           "DSCP of CNPs (48, class 6, is the NVIDIA default).",
                           UintegerValue(48),
@@ -282,6 +290,7 @@ RdmaNic::GetQpParameters() const
     p.ackInterval = m_ackInterval;
     p.retransmitTimeout = m_retransmitTimeout;
     p.cnpInterval = m_cnpInterval;
+    p.cnpEnabled = m_cnpEnabled;
     p.cnpDscp = m_cnpDscp;
     p.ackDscp = m_ackDscp;
     p.ecnCapable = m_ecnCapable;

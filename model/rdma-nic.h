@@ -210,6 +210,7 @@ class RdmaNic : public Object
     uint32_t m_ackInterval;
     Time m_retransmitTimeout;
     Time m_cnpInterval;
+    bool m_cnpEnabled;
     uint8_t m_cnpDscp;
     int16_t m_ackDscp;
     bool m_ecnCapable;

@@ -904,7 +904,8 @@ RdmaQueuePair::ReceiveData(Ptr<Packet> payload, const RdmaBthHeader& bth, bool e
     if (ecnCe)
     {
         m_ceSinceAck = true; // echoed in the next ACK's BECN bit (DCTCP-style ECN-echo)
-        if (!m_cnpSent || Simulator::Now() - m_lastCnpTime >= m_params.cnpInterval)
+        if (m_params.cnpEnabled &&
+            (!m_cnpSent || Simulator::Now() - m_lastCnpTime >= m_params.cnpInterval))
         {
             SendCnp();
         }

@@ -40,6 +40,7 @@ struct RdmaQpParameters
     uint32_t ackInterval{1};       //!< responder: ACK every this many in-order packets
     Time retransmitTimeout;        //!< requester: local ACK timeout
     Time cnpInterval;              //!< responder: minimum gap between CNPs of one QP
+    bool cnpEnabled{true};         //!< responder: CE-marked packets make CNPs (DCQCN's NP)
     uint8_t cnpDscp{48};           //!< DSCP of CNPs
     int16_t ackDscp{-1};           //!< DSCP of ACKs and NAKs, -1 = the queue pair's data DSCP
     bool ecnCapable{true};         //!< data packets are sent ECT(0)

@@ -4,6 +4,7 @@
 #include "timely-congestion-control.h"
 
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
@@ -96,6 +97,21 @@ TimelyCongestionControl::GetTypeId()
                           UintegerValue(16384),
                           MakeUintegerAccessor(&TimelyCongestionControl::m_segmentBytes),
                           MakeUintegerChecker<uint64_t>(1))
+            .AddAttribute("UseWindow",
+                          "Also cap the payload bytes in flight at one bandwidth-delay "
+                          "product, line rate x the queue pair's base RTT (the HPCC "
+                          "simulator's HAS_WIN; its run.py timely_vwin). false: the paper "
+                          "(rate only; run.py timely).",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&TimelyCongestionControl::m_useWindow),
+                          MakeBooleanChecker())
+            .AddAttribute("VariableWindow",
+                          "With UseWindow: the window is BDP x rate / line rate, following "
+                          "every rate change (the HPCC simulator's VAR_WIN; run.py "
+                          "timely_vwin: 1). false: the full BDP.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&TimelyCongestionControl::m_variableWindow),
+                          MakeBooleanChecker())
             .AddTraceSource("RttDiff",
                             "rtt_diff, the smoothed RTT difference, seconds.",
                             MakeTraceSourceAccessor(&TimelyCongestionControl::m_rttDiff),
@@ -140,7 +156,7 @@ TimelyCongestionControl::Init(RdmaCcState& state)
                                                         << state.lineRate << "; valid: 0 to "
                                                         << state.lineRate);
     state.rate = state.lineRate;
-    state.window = 0;
+    UpdateWindow(state);
     m_started = false;
     m_nextUpdate = 0;
     m_prevRtt = 0;
@@ -150,8 +166,24 @@ TimelyCongestionControl::Init(RdmaCcState& state)
 }
 
 void
+TimelyCongestionControl::UpdateWindow(RdmaCcState& state) const
+{
+    state.window =
+        m_useWindow && state.baseRtt.IsStrictlyPositive()
+            ? BdpWindow(state,
+                        m_variableWindow ? state.rate.GetBitRate() : state.lineRate.GetBitRate())
+            : 0;
+}
+
+void
 TimelyCongestionControl::OnAck(RdmaCcState& state, const RdmaAckFeedback& fb)
 {
+    if (m_useWindow && state.window == 0 && state.baseRtt.IsStrictlyPositive())
+    {
+        // No BaseRtt was given: the queue pair has it from the first RTT sample now.
+        UpdateWindow(state);
+        NotifyRateChange();
+    }
     if (!fb.rtt.IsStrictlyPositive())
     {
         return;
@@ -199,6 +231,7 @@ TimelyCongestionControl::Update(RdmaCcState& state, Time rttSample)
     if (newRate != state.rate)
     {
         state.rate = newRate;
+        UpdateWindow(state);
         NotifyRateChange();
     }
 }

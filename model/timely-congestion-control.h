@@ -33,6 +33,11 @@ namespace ns3
  * simulator, the stage counting towards hyper-active increase counts every increase
  * (the T_low branch too) and resets on a decrease, and the first event only records the
  * RTT. ACKs without a Karn-valid RTT sample are skipped.
+ *
+ * Window (off by default, as in the paper): that simulator's TIMELY may also cap the bytes
+ * in flight (run.py timely_vwin: HAS_WIN 1, VAR_WIN 1). With UseWindow the queue pair caps
+ * them at BDP = line rate x RdmaCcState::baseRtt (BdpWindow), with VariableWindow at
+ * BDP x rate / line rate, recomputed at every rate change.
  */
 class TimelyCongestionControl : public RdmaCongestionControl
 {
@@ -61,6 +66,9 @@ class TimelyCongestionControl : public RdmaCongestionControl
     uint32_t GetIncreaseStage() const;
 
   private:
+    /// Set state.window from the rate (VariableWindow) or the BDP, if the window is on.
+    void UpdateWindow(RdmaCcState& state) const;
+
     /**
      * One completion event: Algorithm 1.
      * \param state the queue pair's state
@@ -80,6 +88,8 @@ class TimelyCongestionControl : public RdmaCongestionControl
     DataRate m_minRate;      //!< floor of the rate
     UpdateMode m_mode;       //!< completion event
     uint64_t m_segmentBytes; //!< PerSegment completion size
+    bool m_useWindow;        //!< cap the bytes in flight at the BDP (HAS_WIN)
+    bool m_variableWindow;   //!< window x rate / line rate (VAR_WIN)
 
     // Per-flow state
     bool m_started{false};          //!< the first RTT is recorded

@@ -9,6 +9,7 @@
 
 #include "rdma-test-utils.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -762,16 +763,10 @@ TEST(RdmaHpccCompat, ExampleRefusesWhatItCannotHonour)
         {"CC_MODE 10\n",
          "CC_MODE 10: CC_MODE 10 .HPCC-PINT. is not supported; supported: 1 .DCQCN., 3 "
          ".HPCC., 7 .TIMELY., 8 .DCTCP."},
-        {"CC_MODE 7\nHAS_WIN 1\n",
-         "HAS_WIN 1: TIMELY with a window .run.py timely_vwin. is not supported; valid: "
-         "HAS_WIN 0"},
         {"CC_MODE 3\nMULTI_RATE 1\n",
          "MULTI_RATE 1: HPCC with a rate per hop is not supported; valid: MULTI_RATE 0"},
         {"CC_MODE 3\nHAS_WIN 1\nVAR_WIN 0\nMULTI_RATE 0\n",
          "VAR_WIN 0: HPCC's window is W = R x T .VAR_WIN 1.; a fixed BDP window"},
-        {"HAS_WIN 1\n",
-         "HAS_WIN 1: a window of one bandwidth-delay product per flow is not "
-         "supported yet"},
         {"LINK_DOWN 2000 0 2\n", "LINK_DOWN 2000 0 2: taking a link down is not supported yet"},
         {"RATE_BOUND 0\n", "RATE_BOUND 0: RATE_BOUND 0 .send at line rate"},
         {"L2_ACK_INTERVAL 0\n", "L2_ACK_INTERVAL 0: no acknowledgements at all is not supported"},
@@ -1035,8 +1030,13 @@ TEST(RdmaHpccCompat, DctcpAndTimelyModesRunWithThePeersKeys)
               std::string::npos)
         << output;
     std::smatch m;
-    ASSERT_TRUE(std::regex_search(output, m, std::regex("ECN marks ([0-9]+)"))) << output;
+    ASSERT_TRUE(std::regex_search(output, m, std::regex("ECN marks ([0-9]+), CNPs ([0-9]+)")))
+        << output;
     EXPECT_GT(std::stoull(m[1]), 0u);
+    // The peer sends no CNP outside DCQCN: the CE mark reaches DCTCP as the ACK's ECN echo
+    // only (ns3::RdmaNic::CnpEnabled false), so the reverse path carries no CNP frame.
+    EXPECT_EQ(std::stoull(m[2]), 0u) << output;
+    EXPECT_NE(output.find("ns3::RdmaNic::CnpEnabled false"), std::string::npos) << output;
     // DCTCP (and the window) keep the queue far below the PFC threshold of a 1 MB buffer.
     EXPECT_NE(output.find("pause frames 0"), std::string::npos) << output;
 
@@ -1050,4 +1050,332 @@ TEST(RdmaHpccCompat, DctcpAndTimelyModesRunWithThePeersKeys)
               std::string::npos)
         << output;
     EXPECT_EQ(output.find("base RTT T"), std::string::npos) << output; // no window, no T
+}
+
+// The HPCC simulator's DCQCN with a window (HAS_WIN 1; rdma-hw.cc, RdmaQueuePair::GetWin):
+// win = line rate x T / 8 bytes, and with VAR_WIN 1 win x RC / line rate at every moment.
+TEST(RdmaHpccCompat, DcqcnWindowIsThePeersBdpScaledByTheRate)
+{
+    // T = 12480 ns (the a2a16 fat-tree's largest base RTT) at 100 Gb/s:
+    // BDP = 100e9 x 12480e-9 / 8 = 156000 bytes.
+    auto make = [](bool useWindow, bool variable) {
+        return ForkCongestionControl<DcqcnCongestionControl>(
+            "ns3::DcqcnCongestionControl",
+            {{"UseWindow", useWindow ? "true" : "false"},
+             {"VariableWindow", variable ? "true" : "false"}});
+    };
+    auto fresh = []() {
+        RdmaCcState st;
+        st.lineRate = DataRate("100Gbps");
+        st.mtu = 1000;
+        st.baseRtt = NanoSeconds(12480);
+        return st;
+    };
+
+    // Off (the default, the paper's and the NICs' DCQCN): no window, before and after a cut.
+    {
+        RdmaCcState st = fresh();
+        Ptr<DcqcnCongestionControl> cc = make(false, false);
+        cc->Init(st);
+        EXPECT_EQ(st.window, 0u);
+        cc->OnCnp(st);
+        EXPECT_EQ(st.rate, DataRate("50Gbps")); // alpha 1: RC x (1 - 1/2)
+        EXPECT_EQ(st.window, 0u);
+        Simulator::Destroy();
+    }
+    // HAS_WIN 1, VAR_WIN 0: the full BDP whatever the rate.
+    {
+        RdmaCcState st = fresh();
+        Ptr<DcqcnCongestionControl> cc = make(true, false);
+        cc->Init(st);
+        EXPECT_EQ(st.window, 156000u);
+        cc->OnCnp(st);
+        EXPECT_EQ(st.rate, DataRate("50Gbps"));
+        EXPECT_EQ(st.window, 156000u);
+        Simulator::Destroy();
+    }
+    // HAS_WIN 1, VAR_WIN 1: BDP x RC / line rate after the cut (50 Gb/s: 78000) and after the
+    // first rate-increase timer (55 us, fast recovery: RC = (RT + RC) / 2 = 75 Gb/s: 117000).
+    {
+        RdmaCcState st = fresh();
+        Ptr<DcqcnCongestionControl> cc = make(true, true);
+        cc->Init(st);
+        EXPECT_EQ(st.window, 156000u); // at line rate
+        cc->OnCnp(st);
+        EXPECT_EQ(st.window, 78000u);
+        Simulator::Stop(MicroSeconds(56));
+        Simulator::Run();
+        EXPECT_EQ(st.rate, DataRate("75Gbps"));
+        EXPECT_EQ(st.window, 117000u);
+        Simulator::Destroy();
+    }
+    // No BaseRtt given: the queue pair takes it from the RTT samples (the smallest so far) and
+    // the window follows at the next acknowledgement: 4160 ns -> 52000 bytes.
+    {
+        RdmaCcState st = fresh();
+        st.baseRtt = Time(0);
+        Ptr<DcqcnCongestionControl> cc = make(true, true);
+        cc->Init(st);
+        EXPECT_EQ(st.window, 0u);
+        st.baseRtt = NanoSeconds(4160);
+        RdmaAckFeedback fb;
+        cc->OnAck(st, fb);
+        EXPECT_EQ(st.window, 52000u);
+        Simulator::Destroy();
+    }
+}
+
+// End to end: the queue pair enforces DCQCN's window. One flow through one switch (1 us
+// links, 1000-byte payloads); BaseRtt 2 us gives W = 100 Gb/s x 2 us / 8 = 25000 bytes,
+// less than the path holds (RTT 4186.88 ns: a 1082-byte data frame (86.56 ns) and an 86-byte
+// ACK frame (6.88 ns) serialized twice each, 4 x 1 us of propagation). Nothing queues, so no
+// CNP, and Little's law gives goodput W / RTT = 25000 x 8 / 4186.88 ns = 47.77 Gb/s; without
+// the window the flow runs at line rate (92.42 Gb/s of goodput).
+TEST(RdmaHpccCompat, DcqcnWindowCapsBytesInFlightAtTheBdp)
+{
+    constexpr uint32_t mtu = 1000;
+    constexpr uint64_t window = 25000;
+    const double rtt = 2 * (86.56e-9 + 6.88e-9 + 2e-6);
+    for (bool useWindow : {true, false})
+    {
+        Star star(2, "100Gbps", MicroSeconds(1));
+        star.rdma.SetNicAttribute("Mtu", UintegerValue(mtu));
+        star.rdma.SetCongestionControl("ns3::DcqcnCongestionControl",
+                                       "UseWindow",
+                                       BooleanValue(useWindow),
+                                       "VariableWindow",
+                                       BooleanValue(true));
+        star.rdma.SetQueuePairAttribute("BaseRtt", TimeValue(NanoSeconds(2000)));
+        star.Install();
+        auto [qp, peer] = star.rdma.Connect(star.hosts.Get(1), star.hosts.Get(0));
+        CompletionLog log;
+        log.Attach(qp, peer);
+        uint64_t maxInFlight = 0;
+        qp->TraceConnectWithoutContext(
+            "Tx",
+            MakeBoundCallback(
+                +[](uint64_t* max, Ptr<RdmaQueuePair> q, uint64_t, bool) {
+                    *max = std::max(*max, q->GetCcState().bytesInFlight);
+                },
+                &maxInFlight,
+                qp));
+        const uint32_t messages = 20;
+        for (uint32_t i = 0; i < messages; ++i)
+        {
+            PostWriteAt(qp, star.hosts.Get(1), Seconds(0), 100 * mtu, i);
+        }
+        Simulator::Run();
+        ASSERT_EQ(log.sends.size(), messages);
+        EXPECT_EQ(qp->GetCnpsReceived(), 0u);
+        // Steady state: completions 5 to 20.
+        uint64_t bytes = 0;
+        for (std::size_t i = 5; i < messages; ++i)
+        {
+            bytes += log.sends[i].length;
+        }
+        const double goodput =
+            bytes * 8.0 /
+            (log.sends.back().completionTime - log.sends[4].completionTime).GetSeconds();
+        if (useWindow)
+        {
+            EXPECT_EQ(qp->GetCcState().window, window);
+            // A packet leaves only while fewer than W bytes are in flight.
+            EXPECT_LT(maxInFlight, window + mtu);
+            EXPECT_GE(maxInFlight, window);
+            EXPECT_NEAR(goodput / (window * 8.0 / rtt), 1.0, 0.02) << goodput;
+        }
+        else
+        {
+            EXPECT_EQ(qp->GetCcState().window, 0u);
+            // The path's pipe at line rate: RTT x 92.42 Gb/s / 8 = 48.4 KB of payload.
+            EXPECT_GT(maxInFlight, 45000u);
+            EXPECT_NEAR(goodput / AnalyticalGoodput(100e9, mtu), 1.0, 0.02) << goodput;
+        }
+        Simulator::Destroy();
+    }
+}
+
+// hpcc-compat maps the peer's DCQCN window keys: HAS_WIN 1 -> UseWindow, VAR_WIN ->
+// VariableWindow, GLOBAL_T 1 -> BaseRtt = the topology's largest base RTT, GLOBAL_T 0 -> each
+// flow's own pair's base RTT.
+TEST(RdmaHpccCompat, DcqcnWindowVariantsRunWithThePeersKeys)
+{
+    if (HpccCompatExample().empty())
+    {
+        GTEST_SKIP() << "examples are not built (configure with --enable-examples)";
+    }
+    const std::string dir = OutputDir("hpcc-compat-dcqcn-window");
+    std::string output;
+    // The 2 -> 1 incast with DCQCN and the window scaled by the rate.
+    WriteTwoToOneIncast(dir,
+                        std::string(DCQCN_SMALL_BUFFER) + "HAS_WIN 1\nVAR_WIN 1\nGLOBAL_T 1\n");
+    ASSERT_EQ(RunExample(dir, dir + "/config.txt", &output), 0) << output;
+    EXPECT_NE(output.find("flows completed 2/2"), std::string::npos) << output;
+    EXPECT_NE(output.find("-> ns3::DcqcnCongestionControl::UseWindow true"), std::string::npos)
+        << output;
+    EXPECT_NE(output.find("-> ns3::DcqcnCongestionControl::VariableWindow true"), std::string::npos)
+        << output;
+    // T = 2 x (1 + 1) us + 2 x 1000 B x 8 / 100 Gb/s = 4160 ns; BDP 52000 bytes.
+    EXPECT_NE(output.find("base RTT T (GLOBAL_T 1, the largest of the topology): 4160 ns, BDP "
+                          "52000 bytes"),
+              std::string::npos)
+        << output;
+    const std::string globalFct = ReadText(dir + "/fct.txt");
+
+    // GLOBAL_T 0: every pair of this star has the same base RTT, so the same run.
+    WriteTwoToOneIncast(dir,
+                        std::string(DCQCN_SMALL_BUFFER) + "HAS_WIN 1\nVAR_WIN 1\nGLOBAL_T 0\n");
+    ASSERT_EQ(RunExample(dir, dir + "/config.txt", &output), 0) << output;
+    EXPECT_NE(output.find("-> RdmaQueuePair::BaseRtt per flow"), std::string::npos) << output;
+    EXPECT_EQ(ReadText(dir + "/fct.txt"), globalFct);
+
+    // HAS_WIN 1 with ENABLE_QCN 0: DCQCN is never cut, the window still applies. Two flows
+    // into one port through a 1 MB buffer: without a window the switch pauses the senders
+    // (ExampleWritesPfcInThePeersFormat); with two windows of 52000 bytes at most about
+    // 2 x 52000 - 52000 bytes can queue (the pipe holds one BDP), 26 KB per ingress port,
+    // far below the dynamic PFC threshold (about 1/8 of the free buffer, ~110 KB).
+    WriteTwoToOneIncast(dir, "BUFFER_SIZE 1\nHAS_WIN 1\nVAR_WIN 0\n");
+    ASSERT_EQ(RunExample(dir, dir + "/config.txt", &output), 0) << output;
+    EXPECT_NE(output.find("ns3::DcqcnCongestionControl with its default parameters (never cut) "
+                          "and the window"),
+              std::string::npos)
+        << output;
+    EXPECT_NE(output.find("-> ns3::DcqcnCongestionControl::VariableWindow false (the full BDP)"),
+              std::string::npos)
+        << output;
+    EXPECT_NE(output.find("flows completed 2/2"), std::string::npos) << output;
+    EXPECT_NE(output.find("PFC: pause frames 0 "), std::string::npos) << output;
+    WriteTwoToOneIncast(dir, "BUFFER_SIZE 1\nHAS_WIN 0\n");
+    ASSERT_EQ(RunExample(dir, dir + "/config.txt", &output), 0) << output;
+    EXPECT_EQ(output.find("PFC: pause frames 0 "), std::string::npos) << output;
+}
+
+// The peer's window is T x the path's bottleneck rate, this module's T x the NIC's line rate:
+// where they differ (a 100 Gb/s host behind a 40 Gb/s link) the window is refused.
+TEST(RdmaHpccCompat, WindowThatIsNotThePeersIsRefused)
+{
+    if (HpccCompatExample().empty())
+    {
+        GTEST_SKIP() << "examples are not built (configure with --enable-examples)";
+    }
+    const std::string dir = OutputDir("hpcc-compat-window-refused");
+    // Host 0 -- 100G -- switch 2 -- 40G -- switch 3 -- 100G -- host 1.
+    WriteFile(dir + "/topo.txt",
+              "4 2 3\n2 3\n0 2 100Gbps 0.001ms 0\n2 3 40Gbps 0.001ms 0\n"
+              "3 1 100Gbps 0.001ms 0\n");
+    WriteFile(dir + "/flows.txt", "1\n0 1 3 100 100000 2.0\n");
+    WriteFile(dir + "/config.txt",
+              TinyConfig("topo.txt", "flows.txt", "HAS_WIN 1\nGLOBAL_T 0\nVAR_WIN 1\n"));
+    std::string output;
+    EXPECT_NE(RunExample(dir, dir + "/config.txt", &output), 0) << output;
+    // RTT = 2 x 3 us + 1000 B x 8 x (2 / 100 + 1 / 40) ns = 6360 ns; the peer's window
+    // 6360 ns x 40 Gb/s / 8 = 31800 bytes, ours at 100 Gb/s 79500.
+    EXPECT_TRUE(std::regex_search(
+        output,
+        std::regex("HAS_WIN 1: flow 0 .host 0 -> 1.: the peer's window is 31800 bytes .T x the "
+                   "bottleneck rate., this module's would be 79500")))
+        << output;
+    // Without a window the same topology runs.
+    WriteFile(dir + "/config.txt", TinyConfig("topo.txt", "flows.txt", "HAS_WIN 0\n"));
+    EXPECT_EQ(RunExample(dir, dir + "/config.txt", &output), 0) << output;
+}
+
+// --framing=hpcc-sim charges the peer's INT header of the CC mode (third.cc sets
+// IntHeader::mode from CC_MODE; IntHeader::GetStaticSize): TIMELY's data packets carry its
+// 8-byte timestamp, 1044 bytes for a 1000-byte payload (its ACKs stay 48: 12 + 8 < 26 bytes
+// after the IPv4 header).
+TEST(RdmaHpccCompat, HpccSimulatorFramingChargesTimelysTimestamp)
+{
+    if (HpccCompatExample().empty())
+    {
+        GTEST_SKIP() << "examples are not built (configure with --enable-examples)";
+    }
+    // One 100000-byte flow, host 0 -> 1 through one switch, 100 Gb/s (0.08 ns per byte), 1 us
+    // links; TIMELY never leaves line rate (the RTT stays below T_low). The sender serializes
+    // 100 packets back to back, 100 x 1044 x 0.08 = 8352 ns; the last one crosses the switch
+    // (83.52 ns), its ACK comes back over two links (2 x 48 x 0.08 = 7.68 ns), 4 x 1 us of
+    // propagation: FCT 12443.2 ns (fct.txt truncates to 12443). Without the timestamp it
+    // would be 100 x 1036 x 0.08 + 82.88 + 7.68 + 4000 = 12378.56 ns.
+    const std::string dir = OutputDir("hpcc-compat-timely-framing");
+    WriteFile(dir + "/topo.txt", "3 1 2\n2\n0 2 100Gbps 0.001ms 0\n1 2 100Gbps 0.001ms 0\n");
+    WriteFile(dir + "/flows.txt", "1\n0 1 3 100 100000 2.0\n");
+    WriteFile(dir + "/config.txt",
+              TinyConfig("topo.txt",
+                         "flows.txt",
+                         "CC_MODE 7\nHAS_WIN 0\nRATE_AI 100Mb/s\nRATE_HAI 500Mb/s\n"));
+    std::string output;
+    ASSERT_EQ(RunExample(dir, dir + "/config.txt", &output, "--framing=hpcc-sim"), 0) << output;
+    EXPECT_NE(output.find("data payload + 44 (36 + TIMELY's 8-byte INT timestamp)"),
+              std::string::npos)
+        << output;
+    const auto fct = ReadRecords(dir + "/fct.txt");
+    ASSERT_EQ(fct.size(), 1u);
+    ASSERT_GE(fct[0].size(), 7u);
+    EXPECT_EQ(fct[0][6], "12443") << ReadText(dir + "/fct.txt");
+}
+
+// The HPCC simulator's TIMELY with a window (run.py timely_vwin: HAS_WIN 1, VAR_WIN 1):
+// win = line rate x T / 8 bytes, x rate / line rate with VAR_WIN, as for DCQCN and DCTCP.
+TEST(RdmaHpccCompat, TimelyWindowIsThePeersBdpScaledByTheRate)
+{
+    for (bool variable : {true, false})
+    {
+        Ptr<TimelyCongestionControl> cc = ForkCongestionControl<TimelyCongestionControl>(
+            "ns3::TimelyCongestionControl",
+            {{"UseWindow", "true"}, {"VariableWindow", variable ? "true" : "false"}});
+        RdmaCcState st;
+        st.lineRate = DataRate("100Gbps");
+        st.mtu = 1000;
+        st.baseRtt = NanoSeconds(12480); // BDP 156000 bytes
+        cc->Init(st);
+        EXPECT_EQ(st.window, 156000u);
+        // The first completion event only records the RTT; the next one, past the snd_nxt of
+        // the first (10000), sees 1000 us > T_high = 500 us: rate x (1 - 0.8 (1 - 500 /
+        // 1000)) = 0.6 x 100 Gb/s = 60 Gb/s, window 156000 x 0.6 = 93600 with VAR_WIN.
+        st.bytesSent = 10000;
+        RdmaAckFeedback fb;
+        fb.rtt = MicroSeconds(20);
+        fb.ackedUpToBytes = 1000;
+        cc->OnAck(st, fb);
+        fb.rtt = MicroSeconds(1000);
+        fb.ackedUpToBytes = 10001;
+        cc->OnAck(st, fb);
+        EXPECT_EQ(st.rate, DataRate("60Gbps"));
+        EXPECT_EQ(st.window, variable ? 93600u : 156000u);
+    }
+    // Off (the default, the paper's TIMELY): no window.
+    Ptr<TimelyCongestionControl> off =
+        ForkCongestionControl<TimelyCongestionControl>("ns3::TimelyCongestionControl", {});
+    RdmaCcState st;
+    st.lineRate = DataRate("100Gbps");
+    st.baseRtt = NanoSeconds(12480);
+    off->Init(st);
+    EXPECT_EQ(st.window, 0u);
+}
+
+TEST(RdmaHpccCompat, TimelyWindowVariantRunsWithThePeersKeys)
+{
+    if (HpccCompatExample().empty())
+    {
+        GTEST_SKIP() << "examples are not built (configure with --enable-examples)";
+    }
+    const std::string dir = OutputDir("hpcc-compat-timely-window");
+    WriteTwoToOneIncast(dir,
+                        "CC_MODE 7\nHAS_WIN 1\nVAR_WIN 1\nRATE_AI 100Mb/s\nRATE_HAI 500Mb/s\n"
+                        "BUFFER_SIZE 1\n");
+    std::string output;
+    ASSERT_EQ(RunExample(dir, dir + "/config.txt", &output), 0) << output;
+    EXPECT_NE(output.find("flows completed 2/2"), std::string::npos) << output;
+    EXPECT_NE(output.find("-> ns3::TimelyCongestionControl::UseWindow true"), std::string::npos)
+        << output;
+    EXPECT_NE(output.find("-> ns3::TimelyCongestionControl::VariableWindow true"),
+              std::string::npos)
+        << output;
+    EXPECT_NE(output.find("base RTT T (GLOBAL_T 1, the largest of the topology): 4160 ns, BDP "
+                          "52000 bytes"),
+              std::string::npos)
+        << output;
+    // Two windows of at most 52000 bytes cannot fill the PFC threshold of a 1 MB buffer
+    // (DcqcnWindowVariantsRunWithThePeersKeys has the arithmetic).
+    EXPECT_NE(output.find("PFC: pause frames 0 "), std::string::npos) << output;
 }
