@@ -30,9 +30,11 @@
 #include "ns3/network-module.h"
 #include "ns3/rdma-module.h"
 
+#include <bitset>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <sstream>
 
 using namespace ns3;
 
@@ -163,6 +165,40 @@ main(int argc, char* argv[])
     for (uint32_t i = 0; i < hosts.GetN(); ++i)
     {
         devices.Add(link.Install(hosts.Get(i), switchNode.Get(0)));
+    }
+
+    // The switch's buffer must hold every queue's reserve and every lossless port's PFC
+    // headroom (RdmaSwitchMmu stops the program otherwise): an option error, before the run.
+    {
+        Ptr<RdmaSwitchMmu> mmu = CreateObject<RdmaSwitchMmu>();
+        mmu->SetAttribute("PfcEnabled", BooleanValue(pfc));
+        UintegerValue reserved;
+        mmu->GetAttribute("ReservedPerQueue", reserved);
+        UintegerValue lossless;
+        mmu->GetAttribute("LosslessClasses", lossless);
+        const uint64_t nLossless = pfc ? std::bitset<8>(lossless.Get()).count() : 0;
+        Ptr<RdmaNetDevice> port = DynamicCast<RdmaNetDevice>(devices.Get(1)); // switch side
+        const uint64_t perPortHeadroom =
+            headroom != 0
+                ? headroom
+                : mmu->ComputeHeadroom(DataRate(rate),
+                                       delay,
+                                       RdmaNetDevice::WireBytes(
+                                           port->GetMtu() + RdmaNetDevice::ETHERNET_HEADER_BYTES));
+        const uint64_t ports = hosts.GetN();
+        const long double need =
+            static_cast<long double>(ports) *
+            (RdmaNetDevice::NUM_CLASSES * reserved.Get() + nLossless * perPortHeadroom);
+        std::ostringstream valid;
+        valid << "at least " << static_cast<uint64_t>(std::min<long double>(need, 1e19))
+              << " bytes for " << ports << " switch ports (" << +RdmaNetDevice::NUM_CLASSES
+              << " classes x ReservedPerQueue " << reserved.Get() << " B + " << nLossless
+              << " lossless x headroom " << perPortHeadroom << " B each)";
+        RdmaOptionChecker::Require(need <= static_cast<long double>(bufferBytes),
+                                   "buffer",
+                                   bufferBytes,
+                                   valid.str());
+        mmu->Dispose();
     }
 
     RdmaHelper rdma;

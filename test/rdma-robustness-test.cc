@@ -285,6 +285,12 @@ TEST(RdmaRobustness, IncastOptionsAreCheckedBeforeTheRun)
     ExpectOptionError("rdma-incast",
                       base + "--headroom=-1",
                       "option --headroom: value '.*' is not valid");
+    // A buffer smaller than the three ports' reserves (3 x 8 x 4096 B) plus their lossless
+    // headroom used to abort inside the switch's MMU ("terminate called ...", status 134).
+    ExpectOptionError("rdma-incast",
+                      base + "--buffer=10000",
+                      "option --buffer: value '10000' is not valid; valid: at least [0-9]+ bytes "
+                      "for 3 switch ports");
     const ExampleRun r = RunExample("rdma-incast", base + "--output=/proc/no/such/dir/x.csv");
     EXPECT_EQ(r.exitStatus, 1) << r.output;
     EXPECT_TRUE(std::regex_search(r.output,
