@@ -5,6 +5,7 @@
 #include "rdma-cc-helper.h"
 
 #include "rdma-helper.h"
+#include "rdma-option-checker.h"
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
@@ -33,7 +34,8 @@ std::string
 Resolve(const std::string& name,
         const std::vector<std::pair<std::string, std::string>>& table,
         const std::string& base,
-        const char* what)
+        const char* what,
+        const std::string& option)
 {
     const TypeId parent = TypeId::LookupByName(base);
     std::ostringstream valid; // the short names of this build, then every TypeId
@@ -61,9 +63,11 @@ Resolve(const std::string& name,
     TypeId tid;
     if (!fromTable.empty())
     {
-        NS_ABORT_MSG_UNLESS(TypeId::LookupByNameFailSafe(fromTable, &tid),
-                            what << " '" << name << "' (" << fromTable
-                                 << ") is not part of this build; valid: " << valid.str());
+        RdmaOptionChecker::Require(TypeId::LookupByNameFailSafe(fromTable, &tid),
+                                   option,
+                                   name,
+                                   std::string(what) + " of this build (" + fromTable +
+                                       " is not part of it): " + valid.str());
         return fromTable;
     }
     if (TypeId::LookupByNameFailSafe(name, &tid) && tid != parent && tid.IsChildOf(parent) &&
@@ -71,8 +75,7 @@ Resolve(const std::string& name,
     {
         return name;
     }
-    NS_ABORT_MSG(what << " '" << name << "' is unknown; valid: " << valid.str());
-    return "";
+    RdmaOptionChecker::Fail(option, name, valid.str() + " (a " + what + ")");
 }
 
 } // namespace
@@ -110,13 +113,18 @@ RdmaCcHelper::ResolveCongestionControl(const std::string& name)
     return Resolve(name,
                    GetCongestionControlNames(),
                    "ns3::RdmaCongestionControl",
-                   "congestion control");
+                   "congestion control",
+                   "cc");
 }
 
 std::string
 RdmaCcHelper::ResolveLossRecovery(const std::string& name)
 {
-    return Resolve(name, GetLossRecoveryNames(), "ns3::RdmaLossRecovery", "loss recovery");
+    return Resolve(name,
+                   GetLossRecoveryNames(),
+                   "ns3::RdmaLossRecovery",
+                   "loss recovery",
+                   "lossRecovery");
 }
 
 std::string
@@ -142,6 +150,8 @@ RdmaCcHelper::ParseAttributes(const std::string& typeId,
 {
     std::vector<std::pair<std::string, std::string>> out;
     const TypeId tid = TypeId::LookupByName(typeId);
+    // The option's name for messages, without its dashes ("--ccAttr" -> "ccAttr").
+    const std::string flag = option.substr(option.find_first_not_of('-'));
     std::stringstream ss(text);
     std::string item;
     while (std::getline(ss, item, ','))
@@ -151,8 +161,7 @@ RdmaCcHelper::ParseAttributes(const std::string& typeId,
             continue;
         }
         const auto eq = item.find('=');
-        NS_ABORT_MSG_IF(eq == std::string::npos || eq == 0,
-                        option << " '" << item << "' is not Name=Value");
+        RdmaOptionChecker::Require(eq != std::string::npos && eq != 0, flag, item, "Name=Value");
         const std::string name = item.substr(0, eq);
         const std::string value = item.substr(eq + 1);
         TypeId::AttributeInformation info;
@@ -166,12 +175,19 @@ RdmaCcHelper::ParseAttributes(const std::string& typeId,
                     valid << (valid.tellp() > 0 ? ", " : "") << t.GetAttribute(i).name;
                 }
             }
-            NS_ABORT_MSG(option << ": " << typeId << " has no attribute '" << name
-                                << "'; valid: " << (valid.tellp() > 0 ? valid.str() : "none"));
+            RdmaOptionChecker::Fail(flag,
+                                    item,
+                                    "an attribute of " + typeId + ": " +
+                                        (valid.tellp() > 0 ? valid.str() : "none"));
         }
-        NS_ABORT_MSG_IF(!info.checker->CreateValidValue(StringValue(value)),
-                        option << ": '" << value << "' is not a valid " << name << " of " << typeId
-                               << " (" << info.help << ")");
+        RdmaOptionChecker::Require(RdmaOptionChecker::IsWellFormed(info, value),
+                                   flag,
+                                   item,
+                                   RdmaOptionChecker::DescribeFormat(info) + " for " + name);
+        RdmaOptionChecker::Require(info.checker->CreateValidValue(StringValue(value)) != nullptr,
+                                   flag,
+                                   item,
+                                   name + " of " + typeId + " (" + info.help + ")");
         out.emplace_back(name, value);
     }
     return out;

@@ -54,6 +54,10 @@ RdmaOptionChecker::Attribute(const std::string& option,
     {
         Fail(option, value, "(no attribute " + typeId + "::" + attribute + ")");
     }
+    Require(IsWellFormed(info, value),
+            option,
+            value,
+            DescribeFormat(info) + " (" + typeId + "::" + attribute + ")");
     if (info.checker->CreateValidValue(StringValue(value)))
     {
         return;
@@ -74,6 +78,59 @@ RdmaOptionChecker::Attribute(const std::string& option,
         valid = "a " + info.checker->GetValueTypeName() + " (" + valid + ")";
     }
     Fail(option, value, valid + " (" + typeId + "::" + attribute + ")");
+}
+
+bool
+RdmaOptionChecker::IsWellFormed(const TypeId::AttributeInformation& info, const std::string& text)
+{
+    const std::string type = info.checker->GetValueTypeName();
+    // As ns-3.37's DoubleValue, UintegerValue and IntegerValue parse: the whole text, one
+    // number (they abort when anything is left over).
+    auto whole = [&text](auto number) {
+        std::istringstream in(text);
+        in >> number;
+        return !in.fail() && in.eof();
+    };
+    if (type == "ns3::DoubleValue")
+    {
+        return whole(double{});
+    }
+    if (type == "ns3::UintegerValue")
+    {
+        return text.find('-') == std::string::npos && whole(uint64_t{});
+    }
+    if (type == "ns3::IntegerValue")
+    {
+        return whole(int64_t{});
+    }
+    if (type == "ns3::TimeValue")
+    {
+        // Time(std::string): a number (std::stod, which throws on anything else) and an
+        // optional unit.
+        static const std::regex time(
+            R"(\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?(s|ms|us|ns|ps|fs|min|h|d|y)?\s*)");
+        return std::regex_match(text, time);
+    }
+    return true; // the other checkers refuse bad text themselves
+}
+
+std::string
+RdmaOptionChecker::DescribeFormat(const TypeId::AttributeInformation& info)
+{
+    const std::string type = info.checker->GetValueTypeName();
+    if (type == "ns3::DoubleValue")
+    {
+        return "a number";
+    }
+    if (type == "ns3::UintegerValue" || type == "ns3::IntegerValue")
+    {
+        return "a whole number";
+    }
+    if (type == "ns3::TimeValue")
+    {
+        return "a time with a unit, such as 10us";
+    }
+    return "a " + type;
 }
 
 void

@@ -5,6 +5,7 @@
 #define RDMA_OPTION_CHECKER_H
 
 #include "ns3/nstime.h"
+#include "ns3/type-id.h"
 
 #include <cstdint>
 #include <sstream>
@@ -78,6 +79,21 @@ class RdmaOptionChecker
             Fail(option, ToText(value), valid.str());
         }
     }
+
+    /**
+     * ns-3 stops the program with its own message ("Attribute value ... is not properly
+     * formatted", or an uncaught std::invalid_argument for a time) when a number or a time
+     * attribute is given text that is not one; this checks the text first.
+     * \param info the attribute
+     * \param text the value as text
+     * \return false if ns-3 would stop the program on parsing it
+     */
+    static bool IsWellFormed(const TypeId::AttributeInformation& info, const std::string& text);
+    /**
+     * \param info the attribute
+     * \return what its text must look like, e.g. "a number", "a time with a unit, such as 10us"
+     */
+    static std::string DescribeFormat(const TypeId::AttributeInformation& info);
 
     /**
      * Fail() unless `value` is accepted by the attribute `attribute` of `typeId`: the check

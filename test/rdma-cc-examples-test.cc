@@ -21,6 +21,7 @@
 #include <gtest/gtest.h>
 #include <map>
 #include <sstream>
+#include <sys/wait.h>
 
 namespace
 {
@@ -213,20 +214,52 @@ TEST(RdmaCcExamples, IncastWithoutPfcDropsAndGoBackNRecoversEverything)
     EXPECT_TRUE(std::filesystem::exists(dir.Path() + "/queue-dcqcn-pfc-gbn.csv"));
 }
 
+// --cc, --ccAttr and --lossRecovery errors exit with status 1 and name the option, the value
+// and what is valid; they used to abort (status 134, "terminate called ..."), and a malformed
+// number gave only ns-3's "Attribute value "abc" is not properly formatted".
+TEST(RdmaCcExamples, AttributeErrorsExitWithStatusOne)
+{
+    SKIP_WITHOUT_EXAMPLES("cc-convergence");
+    TempDir dir;
+    std::string out;
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"--ccAttr=G=abc", "option --ccAttr: value 'G=abc' is not valid; valid: a number"},
+        {"--ccAttr=G=2",
+         "option --ccAttr: value 'G=2' is not valid; valid: G of "
+         "ns3::DcqcnCongestionControl"},
+        {"--ccAttr=Foo=1",
+         "option --ccAttr: value 'Foo=1' is not valid; valid: an attribute of "
+         "ns3::DcqcnCongestionControl: G, "},
+        {"--ccAttr=G", "option --ccAttr: value 'G' is not valid; valid: Name=Value"},
+        {"--cc=swift --ccAttr=BaseTarget=5xs",
+         "option --ccAttr: value 'BaseTarget=5xs' is not valid; valid: a time"},
+        {"--cc=nosuch", "option --cc: value 'nosuch' is not valid; valid: dcqcn, "},
+        {"--lossRecovery=irn", "option --lossRecovery: value 'irn' is not valid; valid: gbn, "},
+    };
+    for (const auto& [args, message] : cases)
+    {
+        const int status = RunExample("cc-convergence", dir.Path(), args, &out);
+        EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 1) << args << "\n" << out;
+        EXPECT_NE(out.find(message), std::string::npos) << args << "\n" << out;
+    }
+}
+
 TEST(RdmaCcExamples, BadChoicesAreNamed)
 {
     SKIP_WITHOUT_EXAMPLES("incast-window-vs-rate");
     TempDir dir;
     std::string out;
     EXPECT_NE(RunExample("incast-window-vs-rate", dir.Path(), "--cc=nosuch", &out), 0);
-    EXPECT_NE(out.find("congestion control 'nosuch' is unknown; valid: dcqcn"), std::string::npos)
+    EXPECT_NE(out.find("option --cc: value 'nosuch' is not valid; valid: dcqcn"), std::string::npos)
         << out;
     EXPECT_NE(RunExample("incast-window-vs-rate", dir.Path(), "--ccAttr=Gain=2", &out), 0);
-    EXPECT_NE(out.find("--ccAttr: ns3::DcqcnCongestionControl has no attribute 'Gain'; valid: G,"),
+    EXPECT_NE(out.find("option --ccAttr: value 'Gain=2' is not valid; valid: an attribute of "
+                       "ns3::DcqcnCongestionControl: G,"),
               std::string::npos)
         << out;
     EXPECT_NE(RunExample("incast-window-vs-rate", dir.Path(), "--lossRecovery=irn", &out), 0);
-    EXPECT_NE(out.find("loss recovery 'irn' is unknown; valid: gbn, gb0, sack"), std::string::npos)
+    EXPECT_NE(out.find("option --lossRecovery: value 'irn' is not valid; valid: gbn, gb0, sack"),
+              std::string::npos)
         << out;
     EXPECT_NE(RunExample("incast-window-vs-rate", dir.Path(), "--senders=257", &out), 0);
     EXPECT_NE(out.find("--senders 257 is not valid; valid: 1..256"), std::string::npos) << out;
