@@ -293,20 +293,22 @@ main(int argc, char* argv[])
     cmd.AddValue("run", "random run number", run);
     cmd.Parse(argc, argv);
 
-    NS_ABORT_MSG_IF(nFlows < 1 || nFlows > 64,
-                    "--flows " << nFlows << " is not valid; valid: 1..64");
-    NS_ABORT_MSG_IF(!interval.IsStrictlyPositive(),
-                    "--interval " << interval.As(Time::US) << " must be > 0");
-    NS_ABORT_MSG_IF(settle < 0 || settle > 0.95,
-                    "--settle " << settle << " is not valid; valid: 0..0.95");
-    NS_ABORT_MSG_IF(chunk == 0, "--chunk 0 is not valid; valid: at least 1 byte");
-    NS_ABORT_MSG_IF(depth == 0, "--depth 0 is not valid; valid: at least 1");
-    NS_ABORT_MSG_IF(!sampleInterval.IsStrictlyPositive() || sampleInterval > interval,
-                    "--sampleInterval " << sampleInterval.As(Time::US)
-                                        << " is not valid; valid: > 0 and at most --interval");
-    NS_ABORT_MSG_IF(!convergenceWindow.IsStrictlyPositive() || convergenceWindow > interval,
-                    "--convergenceWindow " << convergenceWindow.As(Time::US)
-                                           << " is not valid; valid: > 0 and at most --interval");
+    // Every option checked before anything is built (helper/rdma-option-checker.h).
+    RdmaOptionChecker::Range<uint32_t>("flows", nFlows, 1, 64);
+    RdmaOptionChecker::Positive("interval", interval);
+    RdmaOptionChecker::Require(settle >= 0 && settle <= 0.95, "settle", settle, "0 .. 0.95");
+    RdmaOptionChecker::Range<uint64_t>("chunk", chunk, 1, 1ULL << 31, "bytes");
+    RdmaOptionChecker::Range<uint32_t>("depth", depth, 1, 1U << 20);
+    RdmaOptionChecker::Require(sampleInterval.IsStrictlyPositive() && sampleInterval <= interval,
+                               "sampleInterval",
+                               sampleInterval.As(Time::US),
+                               "a time > 0 and at most --interval");
+    RdmaOptionChecker::Require(convergenceWindow.IsStrictlyPositive() &&
+                                   convergenceWindow <= interval,
+                               "convergenceWindow",
+                               convergenceWindow.As(Time::US),
+                               "a time > 0 and at most --interval");
+    RdmaOptionChecker::OutputDirectory("outputDir", outputDir);
     RngSeedManager::SetSeed(seed);
     RngSeedManager::SetRun(run);
 

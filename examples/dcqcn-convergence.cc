@@ -316,8 +316,10 @@ main(int argc, char* argv[])
     Check::Seed(seed, run);
 
     std::vector<Time> starts = ParseTimes(startTimes);
-    NS_ABORT_MSG_IF(!starts.empty() && starts.size() != nFlows,
-                    "--startTimes lists " << starts.size() << " times for " << nFlows << " flows");
+    RdmaOptionChecker::Require(starts.empty() || starts.size() == nFlows,
+                               "startTimes",
+                               startTimes,
+                               "one time per flow (" + std::to_string(nFlows) + ", --flows)");
     if (starts.empty())
     {
         for (uint32_t i = 0; i < nFlows; ++i)
@@ -326,10 +328,12 @@ main(int argc, char* argv[])
         }
     }
     const Time lastStart = *std::max_element(starts.begin(), starts.end());
-    NS_ABORT_MSG_IF(lastStart >= duration,
-                    "the last flow starts at " << lastStart.As(Time::MS)
-                                               << ", not before --duration "
-                                               << duration.As(Time::MS));
+    std::ostringstream durationValid;
+    durationValid << "a time after the last flow's start, " << lastStart.As(Time::MS);
+    RdmaOptionChecker::Require(lastStart < duration,
+                               "duration",
+                               duration.As(Time::MS),
+                               durationValid.str());
     if (measureFrom.IsNegative())
     {
         measureFrom = lastStart + (duration - lastStart) / 2;
@@ -375,9 +379,10 @@ main(int argc, char* argv[])
     rdma.SetSwitchAttribute("EcnKmin", UintegerValue(kmin));
     rdma.SetSwitchAttribute("EcnKmax", UintegerValue(kmax));
     rdma.SetSwitchAttribute("EcnPmax", DoubleValue(pmax));
-    NS_ABORT_MSG_IF(ecnMarkingPoint != "dequeue" && ecnMarkingPoint != "enqueue",
-                    "--ecnMarkingPoint=" << ecnMarkingPoint
-                                         << " is not valid; valid: dequeue, enqueue");
+    RdmaOptionChecker::Require(ecnMarkingPoint == "dequeue" || ecnMarkingPoint == "enqueue",
+                               "ecnMarkingPoint",
+                               ecnMarkingPoint,
+                               "dequeue, enqueue");
     rdma.SetSwitchAttribute("EcnMarkingPoint",
                             StringValue(ecnMarkingPoint == "dequeue" ? "Dequeue" : "Enqueue"));
     rdma.SetMmuAttribute("BufferSize", UintegerValue(bufferBytes));

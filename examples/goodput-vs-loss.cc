@@ -591,7 +591,10 @@ main(int argc, char* argv[])
         run = RngSeedManager::GetRun();
     }
     const std::vector<std::string> ccList = SplitList(ccs);
-    NS_ABORT_MSG_IF(ccList.empty(), "--ccs: give at least one congestion control TypeId");
+    RdmaOptionChecker::Require(!ccList.empty(),
+                               "ccs",
+                               ccs,
+                               "at least one congestion control (short name or TypeId)");
     for (const std::string& c : ccList)
     {
         RdmaHelper check;

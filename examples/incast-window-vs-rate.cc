@@ -513,18 +513,15 @@ main(int argc, char* argv[])
     cmd.AddValue("run", "random run number", o.run);
     cmd.Parse(argc, argv);
 
-    NS_ABORT_MSG_IF(o.senders < 1 || o.senders > 256,
-                    "--senders " << o.senders << " is not valid; valid: 1..256");
-    NS_ABORT_MSG_IF(o.hostsPerLeaf < 1 || o.hostsPerLeaf > 64,
-                    "--hostsPerLeaf " << o.hostsPerLeaf << " is not valid; valid: 1..64");
-    NS_ABORT_MSG_IF(o.size == 0, "--size 0 is not valid; valid: at least 1 byte");
-    NS_ABORT_MSG_IF(o.mtu < 256 || o.mtu > 4096,
-                    "--mtu " << o.mtu << " is not valid; valid: 256..4096");
-    NS_ABORT_MSG_IF(!o.sampleInterval.IsStrictlyPositive(),
-                    "--sampleInterval " << o.sampleInterval.As(Time::US) << " must be > 0");
-    NS_ABORT_MSG_IF(o.rto.IsStrictlyNegative(), "--rto " << o.rto.As(Time::US) << " must be >= 0");
-    NS_ABORT_MSG_IF(o.victimStart.IsStrictlyNegative(),
-                    "--victimStart " << o.victimStart.As(Time::US) << " must be >= 0");
+    // Every option checked before anything is built (helper/rdma-option-checker.h).
+    RdmaOptionChecker::Range<uint32_t>("senders", o.senders, 1, 256);
+    RdmaOptionChecker::Range<uint32_t>("hostsPerLeaf", o.hostsPerLeaf, 1, 64);
+    RdmaOptionChecker::Range<uint64_t>("size", o.size, 1, 1ULL << 40, "bytes");
+    RdmaOptionChecker::Range<uint32_t>("mtu", o.mtu, 256, 4096, "bytes");
+    RdmaOptionChecker::Positive("sampleInterval", o.sampleInterval);
+    RdmaOptionChecker::NonNegative("rto", o.rto);
+    RdmaOptionChecker::NonNegative("victimStart", o.victimStart);
+    RdmaOptionChecker::OutputDirectory("outputDir", o.outputDir);
     RngSeedManager::SetSeed(o.seed);
     RngSeedManager::SetRun(o.run);
 

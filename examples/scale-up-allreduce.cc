@@ -281,8 +281,7 @@ main(int argc, char* argv[])
     }
     else
     {
-        NS_ABORT_MSG("--pathSelector=" << pathSelector
-                                       << " is unknown; valid: qp, spray, interleave");
+        RdmaOptionChecker::Fail("pathSelector", pathSelector, "qp, spray, interleave");
     }
     pod.Install(rdma);
     rdma.AssignStreams(pod.GetSwitches(), 0);

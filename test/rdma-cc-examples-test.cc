@@ -235,6 +235,11 @@ TEST(RdmaCcExamples, AttributeErrorsExitWithStatusOne)
          "option --ccAttr: value 'BaseTarget=5xs' is not valid; valid: a time"},
         {"--cc=nosuch", "option --cc: value 'nosuch' is not valid; valid: dcqcn, "},
         {"--lossRecovery=irn", "option --lossRecovery: value 'irn' is not valid; valid: gbn, "},
+        {"--flows=65", "option --flows: value '65' is not valid; valid: 1 .. 64"},
+        {"--sampleInterval=2ms",
+         "option --sampleInterval: value '+2000us' is not valid; valid: a "
+         "time > 0 and at most --interval"},
+        {"--outputDir=/proc/no/such", "option --outputDir: value '/proc/no/such' is not valid"},
     };
     for (const auto& [args, message] : cases)
     {
@@ -262,11 +267,16 @@ TEST(RdmaCcExamples, BadChoicesAreNamed)
               std::string::npos)
         << out;
     EXPECT_NE(RunExample("incast-window-vs-rate", dir.Path(), "--senders=257", &out), 0);
-    EXPECT_NE(out.find("--senders 257 is not valid; valid: 1..256"), std::string::npos) << out;
+    EXPECT_NE(out.find("option --senders: value '257' is not valid; valid: 1 .. 256"),
+              std::string::npos)
+        << out;
     EXPECT_NE(RunExample("cc-convergence", dir.Path(), "--flows=0", &out), 0);
-    EXPECT_NE(out.find("--flows 0 is not valid; valid: 1..64"), std::string::npos) << out;
+    EXPECT_NE(out.find("option --flows: value '0' is not valid; valid: 1 .. 64"), std::string::npos)
+        << out;
     EXPECT_NE(RunExample("cc-convergence", dir.Path(), "--settle=1", &out), 0);
-    EXPECT_NE(out.find("--settle 1 is not valid; valid: 0..0.95"), std::string::npos) << out;
+    EXPECT_NE(out.find("option --settle: value '1' is not valid; valid: 0 .. 0.95"),
+              std::string::npos)
+        << out;
 }
 
 TEST(RdmaCcExamples, ConvergenceOfFixedWindowsFollowsLittlesLaw)
