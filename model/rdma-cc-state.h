@@ -25,7 +25,8 @@ enum class RdmaWindowPacing : uint8_t
     /// sample): the bytes in flight average the window over the measured round trip, so a
     /// window that is not a whole number of packets, or is below one, is exact by Little's
     /// law (min(C, W / RTT)). The default, for a window with no paper of its own
-    /// (RdmaFixedWindowCongestionControl).
+    /// (RdmaFixedWindowCongestionControl), and Swift's and Falcon's default (their Pacing
+    /// attribute: SwiftCongestionControl says why).
     SMOOTHED_RTT,
     /// Each packet is followed by a gap of payload x baseRtt / window: the window is
     /// measured against the constant base RTT T, the pacing rate is W / T whatever the
@@ -44,7 +45,7 @@ enum class RdmaWindowPacing : uint8_t
     /// when cwnd < 1, else 0; section 3.5: a window below one packet is enforced by pacing,
     /// larger ones by ACKs, as pacing costs CPU)
     /// and Falcon (OCP Falcon specification, section 10.3.5; the Falcon simulator's inter-
-    /// packet gap is 0 from cwnd = 1 on).
+    /// packet gap is 0 from cwnd = 1 on): their Pacing attribute BelowOnePacket.
     BELOW_ONE_PACKET,
 };
 
