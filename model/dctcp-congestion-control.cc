@@ -107,6 +107,7 @@ DctcpCongestionControl::Init(RdmaCcState& state)
     NS_ABORT_MSG_IF(m_g <= 0.0,
                     "DctcpCongestionControl::G " << m_g << " freezes alpha; valid: (0, 1]");
     state.rate = state.lineRate;
+    state.windowPacing = RdmaWindowPacing::BASE_RTT; // the window caps, the rate paces
     m_alpha = m_initialAlpha;
     m_started = false;
     m_windowEnd = 0;

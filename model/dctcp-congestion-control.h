@@ -30,7 +30,10 @@ namespace ns3
  *  5. outside CWR, at the end of each observation window: rate += AdditiveIncreaseRate
  *     (at most the line rate).
  * With a window (HPCC's HAS_WIN 1) the queue pair also caps the bytes in flight at
- * BDP = line rate x base RTT, scaled by rate / line rate with VariableWindow (VAR_WIN 1).
+ * BDP = line rate x base RTT, scaled by rate / line rate with VariableWindow (VAR_WIN 1);
+ * there the window only caps the bytes in flight and the rate paces, so the window is
+ * measured against the base RTT (RdmaWindowPacing::BASE_RTT: its gap, payload x T / W, is
+ * never longer than the rate's), not against the smoothed RTT.
  *
  * Where this differs from RFC 8257, and the RFC variant offered:
  *  - F: the simulator counts marked ACKs over an estimate of the packets in the window

@@ -49,8 +49,13 @@ namespace ns3
  *  - 10.3.1 restarts the NIC window's time marker when ncwnd is at MaxNcwnd even if it did
  *    not change; with an ACK every few hundred nanoseconds that blocks every decrease from
  *    the maximum. We restart it only on a real change (otherwise UpdateTimeMarker).
- *  - 10.3.5 limits the outstanding packets to the integer part of fcwnd; the queue pair
- *    here enforces the fractional window exactly in bytes with pacing (same average).
+ *  - 10.3.5 limits the outstanding packets to the integer part of fcwnd and paces only a
+ *    window below one packet (at RTT / fcwnd; the Falcon simulator's inter-packet gap is 0
+ *    from fcwnd = 1 on). The queue pair here enforces the fractional window exactly in
+ *    bytes; with Swift's Pacing attribute BelowOnePacket it is ACK-clocked from one packet
+ *    on (a packet leaves while fewer than fcwnd x MTU bytes are in flight: the ceiling,
+ *    not the floor, of a fractional window), with the default SmoothedRtt each packet is
+ *    also followed by payload x srtt / window (same average), see SwiftCongestionControl.
  *  - Losses: a NACK or an early retransmission (here a NAK or a RACK loss) is processed
  *    like an ACK (10.3.1: the window follows the delay only), unless
  *    MaxDecreaseOnEarlyRetransmit (the Falcon simulator's max_decrease_on_eack_nack_drop,

@@ -121,6 +121,7 @@ HpccCongestionControl::Init(RdmaCcState& state)
                                                       << state.lineRate << "; valid: 0 to "
                                                       << state.lineRate);
     state.rate = state.lineRate;
+    state.windowPacing = RdmaWindowPacing::BASE_RTT; // R = W / T (section 3.2)
     m_refRate = state.lineRate.GetBitRate();
     m_u = m_initialU;
     m_incStage = 0;

@@ -28,7 +28,10 @@ namespace ns3
  *    W = Wc + W_AI; Wc and incStage (reset to 0, or + 1) are kept only by the ACK that
  *    passes the snd_nxt of the last such update (once per RTT: feedback.ackedUpToBytes >
  *    lastUpdateSeq, then lastUpdateSeq = bytesSent); other ACKs only set W (fast reaction);
- *  - rate R = W / T paces the packets; W caps the bytes in flight (UseWindow).
+ *  - rate R = W / T paces the packets; W caps the bytes in flight (UseWindow). T is the
+ *    base RTT, a constant, in the pacing too (section 3.2; the simulator's m_rate from the
+ *    window with m_baseRtt): the window is paced as RdmaWindowPacing::BASE_RTT, never on
+ *    the smoothed RTT, which after an incast carries the queue's samples for many RTTs.
  * W is kept as the rate R = W / T, as the authors' simulator does (rdma-hw.cc
  * UpdateRateHp, CC_MODE 3), bounded by [MinRate, line rate]; W_AI = AdditiveIncreaseRate
  * x T (the simulator's RATE_AI), or AdditiveIncreaseWindow when set (the paper's W_AI).

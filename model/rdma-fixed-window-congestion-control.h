@@ -17,7 +17,10 @@ namespace ns3
  * The window-limited reference of the window-based congestion controls: by Little's law a
  * flow with W bytes in flight over a round trip T delivers min(C, W / T). The queue pair
  * enforces the window exactly in bytes (RdmaCcState), so W need not be a whole number of
- * packets and may be smaller than one.
+ * packets and may be smaller than one. By default each packet is followed by a gap of
+ * payload x srtt / window, so the bytes in flight average W over the measured RTT; the
+ * Pacing attribute selects the pacing of the window-based algorithms instead
+ * (RdmaWindowPacing), to study it alone.
  */
 class RdmaFixedWindowCongestionControl : public RdmaCongestionControl
 {
@@ -28,12 +31,21 @@ class RdmaFixedWindowCongestionControl : public RdmaCongestionControl
      */
     static TypeId GetTypeId();
 
+    /// The Pacing attribute's values (RdmaWindowPacing, as an attribute enum).
+    enum Pacing
+    {
+        SMOOTHED_RTT,     //!< RdmaWindowPacing::SMOOTHED_RTT
+        BASE_RTT,         //!< RdmaWindowPacing::BASE_RTT
+        BELOW_ONE_PACKET, //!< RdmaWindowPacing::BELOW_ONE_PACKET
+    };
+
     std::string GetName() const override;
     Ptr<RdmaCongestionControl> Fork() override;
     void Init(RdmaCcState& state) override;
 
   private:
     uint64_t m_window; //!< Window attribute, payload bytes
+    Pacing m_pacing;   //!< Pacing attribute
 };
 
 } // namespace ns3

@@ -530,9 +530,24 @@ RdmaQueuePair::PacingGap(uint32_t payloadBytes, uint32_t wireBytes) const
     if (m_ccState.window != 0)
     {
         // The window is exact in bytes: at most one packet beyond it leaves at once, and the
-        // gap after each packet keeps the average in flight at the window (payload x RTT /
-        // window; one packet per RTT x packet / window below one packet).
-        const Time rtt = m_ccState.srtt.IsStrictlyPositive() ? m_ccState.srtt : m_ccState.baseRtt;
+        // gap after each packet (payload x RTT / window; one packet per RTT x packet /
+        // window below one packet) keeps the average in flight at the window over the RTT
+        // the congestion control measures its window against (RdmaWindowPacing).
+        const Time smoothed =
+            m_ccState.srtt.IsStrictlyPositive() ? m_ccState.srtt : m_ccState.baseRtt;
+        Time rtt;
+        switch (m_ccState.windowPacing)
+        {
+        case RdmaWindowPacing::SMOOTHED_RTT:
+            rtt = smoothed;
+            break;
+        case RdmaWindowPacing::BASE_RTT:
+            rtt = m_ccState.baseRtt;
+            break;
+        case RdmaWindowPacing::BELOW_ONE_PACKET:
+            rtt = m_ccState.window < m_ccState.mtu ? smoothed : Time(0);
+            break;
+        }
         if (rtt.IsStrictlyPositive())
         {
             const Time windowGap = Time(static_cast<int64_t>(

@@ -5,6 +5,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/double.h"
+#include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
@@ -103,6 +104,18 @@ SwiftCongestionControl::GetTypeId()
                           UintegerValue(3),
                           MakeUintegerAccessor(&SwiftCongestionControl::m_retxThreshold),
                           MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("Pacing",
+                          "How the queue pair paces the window (RdmaWindowPacing). BelowOnePacket: "
+                          "the paper's (Algorithm 1, pacing_delay = rtt / cwnd only when cwnd < 1; "
+                          "section 3.5), ACK-clocked from one packet on. SmoothedRtt: every packet "
+                          "followed by payload x srtt / window (the same below one packet); the "
+                          "default, because it reconverges faster after a join (doc/cc-delay.rst).",
+                          EnumValue(SwiftCongestionControl::SMOOTHED_RTT),
+                          MakeEnumAccessor(&SwiftCongestionControl::m_pacing),
+                          MakeEnumChecker(SwiftCongestionControl::SMOOTHED_RTT,
+                                          "SmoothedRtt",
+                                          SwiftCongestionControl::BELOW_ONE_PACKET,
+                                          "BelowOnePacket"))
             .AddTraceSource("Cwnd",
                             "The fabric window, packets.",
                             MakeTraceSourceAccessor(&SwiftCongestionControl::m_cwnd),
@@ -191,6 +204,8 @@ SwiftCongestionControl::Init(RdmaCcState& state)
     m_retransmits = 0;
     m_decreases = 0;
     state.rate = state.lineRate;
+    state.windowPacing = m_pacing == BELOW_ONE_PACKET ? RdmaWindowPacing::BELOW_ONE_PACKET
+                                                      : RdmaWindowPacing::SMOOTHED_RTT;
     ApplyWindow(state);
 }
 

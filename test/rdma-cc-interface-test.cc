@@ -274,6 +274,77 @@ TEST(RdmaCcInterface, WindowAboveTheBdpGivesLineRate)
     CheckLittlesLaw(1 << 20);
 }
 
+namespace
+{
+
+/// Steady goodput of a fixed window of `window` bytes paced as `pacing` (the fixed window's
+/// Pacing attribute, RdmaWindowPacing), the queue pair's BaseRtt attribute `baseRtt` (0:
+/// learned from the first sample), on the same path and messages as CheckLittlesLaw.
+double
+PacedGoodput(uint64_t window, const std::string& pacing, Time baseRtt)
+{
+    Flow f;
+    f.star.rdma.SetCongestionControl("ns3::RdmaFixedWindowCongestionControl",
+                                     "Window",
+                                     UintegerValue(window),
+                                     "Pacing",
+                                     StringValue(pacing));
+    if (baseRtt.IsStrictlyPositive())
+    {
+        f.star.rdma.SetQueuePairAttribute("BaseRtt", TimeValue(baseRtt));
+    }
+    f.Connect();
+    const uint32_t messages = 40;
+    for (uint32_t i = 0; i < messages; ++i)
+    {
+        PostWriteAt(f.requester, f.star.hosts.Get(1), Seconds(0), 100 * MTU, i);
+    }
+    Simulator::Run();
+    EXPECT_EQ(f.log.sends.size(), messages);
+    const double goodput = f.log.sends.size() == messages ? f.Goodput(5) : 0;
+    std::cout << pacing << " window " << window << " B, BaseRtt " << baseRtt.As(Time::US)
+              << ": goodput " << goodput / 1e9 << " Gb/s\n";
+    Simulator::Destroy();
+    return goodput;
+}
+
+} // namespace
+
+TEST(RdmaCcInterface, WindowPacedOnTheBaseRttIgnoresTheMeasuredRtt)
+{
+    // HPCC's pacing (Li et al. 2019, section 3.2, Algorithm 1): R = W / T with T the base
+    // RTT, a constant. Told a base RTT T' = 2 x the path's RTT, a window paced on it sends
+    // W every T' (gap payload x T' / W; nothing queues, so the window cap never binds):
+    // W / T', half the Little's-law rate W / RTT of the same window paced on the measured
+    // (smoothed) RTT, which is the path's RTT here.
+    const double rtt = OneSwitchRtt();
+    const Time twice = PicoSeconds(std::llround(2 * rtt * 1e12));
+    for (uint64_t window : {256, 10000})
+    {
+        const double measured = window * 8.0 / rtt;
+        EXPECT_NEAR(PacedGoodput(window, "SmoothedRtt", twice) / measured, 1.0, 0.02) << window;
+        EXPECT_NEAR(PacedGoodput(window, "BaseRtt", twice) / (measured / 2), 1.0, 0.02) << window;
+    }
+}
+
+TEST(RdmaCcInterface, AckClockedWindowIsPacedOnlyBelowOnePacket)
+{
+    // Swift (Kumar et al. 2020, Algorithm 1: pacing_delay = rtt / cwnd if cwnd < 1, else 0)
+    // and Falcon (OCP spec 10.3.5): a window of one packet or more is ACK-clocked. With one
+    // ACK per packet and nothing queued, a packet leaves whenever fewer than W bytes are in
+    // flight, so ceil(W / MTU) whole packets are in flight all the time: 1.5 packets carry
+    // 2 packets per RTT, 2.5 carry 3 (paced on the smoothed RTT: exactly W / RTT).
+    // Below one packet the gap RTT / cwnd is kept: W / RTT, as the smoothed-RTT pacing.
+    const double rtt = OneSwitchRtt();
+    for (uint64_t window : {1536, 2560})
+    {
+        const double packets = std::ceil(double(window) / MTU);
+        const double clocked = packets * MTU * 8 / rtt;
+        EXPECT_NEAR(PacedGoodput(window, "BelowOnePacket", Time(0)) / clocked, 1.0, 0.02) << window;
+    }
+    EXPECT_NEAR(PacedGoodput(256, "BelowOnePacket", Time(0)) / (256 * 8 / rtt), 1.0, 0.02);
+}
+
 TEST(RdmaCcInterface, EveryAckReachesTheCongestionControl)
 {
     // Selective repeat with every 50th data frame lost: SACK-only ACKs, D-SACKs and advancing

@@ -441,6 +441,19 @@ TEST(RdmaSwift, IncastWithoutPfcCompletesWithoutTimeouts)
     CheckIncast("ns3::SwiftCongestionControl", Base(32));
 }
 
+TEST(RdmaSwift, PapersPacingKeepsTheTargetAndFairShares)
+{
+    // Algorithm 1's pacing (Pacing = BelowOnePacket: ACK-clocked from one packet on, paced
+    // only below one packet) changes how a window's packets leave, not the fixed point the
+    // AIMD rules steer to: the delay at the target, equal windows for equal RTTs. The
+    // fair-share and incast checks hold with the same tolerances as with the default.
+    Attrs attrs = Base(32);
+    attrs.emplace_back("Pacing", Create<EnumValue>(SwiftCongestionControl::BELOW_ONE_PACKET));
+    CheckFairShares("ns3::SwiftCongestionControl", attrs, 2);
+    CheckFairShares("ns3::SwiftCongestionControl", attrs, 16);
+    CheckIncast("ns3::SwiftCongestionControl", attrs);
+}
+
 TEST(RdmaFalcon, NicWindowFollowsTheReceiverDelay)
 {
     // OCP Falcon 10.3.1 ComputeAckNICCongestionWindow with the receiver's delay t3 - t2 as
