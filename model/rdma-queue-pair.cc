@@ -526,7 +526,17 @@ RdmaQueuePair::TailBytes() const
 Time
 RdmaQueuePair::PacingGap(uint32_t payloadBytes, uint32_t wireBytes) const
 {
-    Time gap = m_ccState.rate.CalculateBytesTxTime(wireBytes);
+    // The rate's gap, as DataRate::CalculateBytesTxTime gives it; that costs a 128-bit
+    // fixed-point division (about 550 instructions), and the rate and the frame size repeat
+    // from one packet to the next, so the last result is kept.
+    const uint64_t bps = m_ccState.rate.GetBitRate();
+    if (bps != m_rateGapBps || wireBytes != m_rateGapWireBytes)
+    {
+        m_rateGap = m_ccState.rate.CalculateBytesTxTime(wireBytes);
+        m_rateGapBps = bps;
+        m_rateGapWireBytes = wireBytes;
+    }
+    Time gap = m_rateGap;
     if (m_ccState.window != 0)
     {
         // The window is exact in bytes: at most one packet beyond it leaves at once, and the

@@ -382,12 +382,15 @@ class RdmaQueuePair : public Object
     mutable std::size_t m_cursor{0}; //!< FindMessage's last answer (a cache)
     uint32_t m_nextSendMsn{0};       //!< SEND message sequence number of the next SEND posted
     Time m_nextSendTime;
-    Time m_lastTxTime;                //!< when the last data packet was sent (pacing)
-    uint32_t m_lastTxWireBytes{0};    //!< its wire bytes
-    uint32_t m_lastTxPayloadBytes{0}; //!< its payload bytes
-    EventId m_timerEvent;             //!< the recovery timer
-    Time m_timerAt;                   //!< when m_timerEvent fires
-    std::vector<Time> m_sendTimes;    //!< ring of send times, indexed by seq (negative: ambiguous)
+    Time m_lastTxTime;                      //!< when the last data packet was sent (pacing)
+    mutable uint64_t m_rateGapBps{0};       //!< rate of the kept rate gap (PacingGap)
+    mutable uint32_t m_rateGapWireBytes{0}; //!< frame bytes of the kept rate gap
+    mutable Time m_rateGap;                 //!< the kept rate gap
+    uint32_t m_lastTxWireBytes{0};          //!< its wire bytes
+    uint32_t m_lastTxPayloadBytes{0};       //!< its payload bytes
+    EventId m_timerEvent;                   //!< the recovery timer
+    Time m_timerAt;                         //!< when m_timerEvent fires
+    std::vector<Time> m_sendTimes; //!< ring of send times, indexed by seq (negative: ambiguous)
     uint64_t m_bytesAcked{0};
 
     // responder
