@@ -38,6 +38,12 @@ run ecmp-vs-spray --k=2 --seeds=1 --bytes=200000 --output="$out/spray.csv" \
 run pfc-storm --k=4 --size=100000 --stormStart=50us --stormDuration=100us --window=20us \
     --stopTime=2ms --output="$out/storm.csv" --seriesOutput="$out/storm-series.csv"
 run scale-up-allreduce --accelerators=4 --planes=2 --bytes=400000 --output="$out/scale-up"
+run cc-convergence --cc=hpcc --flows=2 --interval=200us --outputDir="$out/cc-convergence"
+run cc-convergence --cc=falcon --flows=2 --interval=200us --outputDir="$out/cc-convergence"
+run incast-window-vs-rate --senders=8 --size=20000 --victimSize=100000 --cc=dctcp \
+    --outputDir="$out/incast-window-vs-rate"
+run incast-window-vs-rate --senders=8 --size=20000 --victimSize=100000 --cc=swift --pfc=false \
+    --lossRecovery=sack --outputDir="$out/incast-window-vs-rate"
 # hpcc-compat: the 2 -> 1 incast of the shared configuration with small flows.
 mkdir -p "$out/hpcc"
 printf '4 1 3\n3\n0 3 100Gbps 0.001ms 0\n1 3 100Gbps 0.001ms 0\n2 3 100Gbps 0.001ms 0\n' \
