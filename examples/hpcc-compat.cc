@@ -1793,10 +1793,13 @@ RunHpccCompat(int argc, char* argv[])
         const uint16_t dport = all.empty() ? 0 : static_cast<uint16_t>(all.front().dport);
         for (const auto& f : all)
         {
-            NS_ABORT_MSG_IF(f.dport != dport,
-                            "--ecmp=hpcc-sim: the flows have destination ports "
-                                << dport << " and " << f.dport
-                                << "; valid: one dport for every flow (the hash takes one)");
+            RdmaOptionChecker::Require(f.dport == dport,
+                                       "ecmp",
+                                       ecmp,
+                                       "hpcc-sim only with one dport for every flow (the hash "
+                                       "takes one; the flow file has " +
+                                           std::to_string(dport) + " and " +
+                                           std::to_string(f.dport) + ")");
         }
         for (uint32_t id : topo.GetSwitchIds())
         {

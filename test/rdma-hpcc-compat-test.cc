@@ -19,6 +19,7 @@
 #include <set>
 #include <sstream>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 using namespace ns3;
 using namespace ns3::rdmatest;
@@ -783,6 +784,19 @@ TEST(RdmaHpccCompat, ExampleRefusesWhatItCannotHonour)
             << output;
         // The message names the file and the line of the key.
         EXPECT_NE(output.find(dir + "/config.txt:"), std::string::npos) << output;
+    }
+    // --ecmp=hpcc-sim hashes one destination port (the peer's flows carry the file's dport):
+    // two dports are an option error with status 1 (it aborted).
+    WriteFile(dir + "/twoports.txt", "2\n0 1 3 100 1000 2.0\n1 0 3 200 1000 2.0\n");
+    {
+        WriteFile(dir + "/config.txt", TinyConfig("topo.txt", "twoports.txt", ""));
+        std::string output;
+        const int status = RunExample(dir, dir + "/config.txt", &output, "--ecmp=hpcc-sim");
+        EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 1) << output;
+        EXPECT_NE(output.find("option --ecmp: value 'hpcc-sim' is not valid; valid: hpcc-sim only "
+                              "with one dport for every flow"),
+                  std::string::npos)
+            << output;
     }
     // One RdmaSwitch has one Kmin/Kmax/Pmax: a switch with 100 and 400 Gb/s ports whose
     // KMIN_MAP entries differ (400 and 1600 KB in the shared configuration) is refused.
