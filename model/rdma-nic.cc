@@ -578,7 +578,7 @@ RdmaNic::Receive(uint32_t port, Ptr<RdmaNetDevice> /* device */, Ptr<Packet> p)
         DiscardRx(packet, "too short for a BTH and its extension");
         return;
     }
-    RdmaBthHeader bth;
+    RdmaBthHeader& bth = m_rxBth;
     bth.Read(raw + IPV4_UDP_BYTES);
     p->RemoveAtStart(IPV4_UDP_BYTES + RdmaBthHeader::SIZE);
     Ptr<RdmaQueuePair> qp = GetQueuePair(bth.GetDestQp());
@@ -590,7 +590,7 @@ RdmaNic::Receive(uint32_t port, Ptr<RdmaNetDevice> /* device */, Ptr<Packet> p)
     const uint8_t opcode = bth.GetOpcode();
     if (opcode == RC_ACKNOWLEDGE)
     {
-        RdmaAethHeader aeth;
+        RdmaAethHeader& aeth = m_rxAeth;
         aeth.Read(raw + IPV4_UDP_BYTES + RdmaBthHeader::SIZE);
         p->RemoveAtStart(RdmaAethHeader::SIZE);
         qp->ReceiveAck(bth, aeth, p); // p: SACK extension (if any) and ICRC

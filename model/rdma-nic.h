@@ -4,6 +4,8 @@
 #ifndef RDMA_NIC_H
 #define RDMA_NIC_H
 
+#include "rdma-aeth-header.h"
+#include "rdma-bth-header.h"
 #include "rdma-queue-pair.h"
 
 #include "ns3/event-id.h"
@@ -163,6 +165,12 @@ class RdmaNic : public Object
   private:
     /// First QPN handed out (QP0/QP1 are reserved for management by the IBTA).
     static constexpr uint32_t FIRST_QPN = 2;
+
+    // The received packet's BTH and AETH, read from its raw bytes in Receive. Kept as members
+    // so that no ns-3 Header object is built and destroyed per packet (about 240
+    // instructions each); the queue pair reads them only during the call.
+    RdmaBthHeader m_rxBth;
+    RdmaAethHeader m_rxAeth;
 
     /// Port `port` asks for the next data packet.
     Ptr<Packet> PullPacket(uint32_t port, uint8_t pausedMask, uint8_t* cls);
