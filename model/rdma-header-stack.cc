@@ -147,6 +147,29 @@ RdmaHeaderStack::SetSize(uint32_t bytes)
     m_size = bytes;
 }
 
+void
+RdmaHeaderStack::MarkIpv4Ce(bool updateChecksum)
+{
+    NS_ABORT_MSG_IF(m_size < 20 || (m_bytes[0] >> 4) != 4,
+                    "RdmaHeaderStack::MarkIpv4Ce: the stack does not start with an IPv4 header");
+    constexpr uint8_t ECN_CE = 3;
+    const uint16_t before = static_cast<uint16_t>((m_bytes[0] << 8) | m_bytes[1]);
+    m_bytes[1] = static_cast<uint8_t>(m_bytes[1] | ECN_CE);
+    const uint16_t after = static_cast<uint16_t>((m_bytes[0] << 8) | m_bytes[1]);
+    if (updateChecksum && before != after)
+    {
+        // RFC 1624 eqn. 3: HC' = ~(~HC + ~m + m'), one's complement sums of 16-bit words.
+        const uint16_t checksum = static_cast<uint16_t>((m_bytes[10] << 8) | m_bytes[11]);
+        uint32_t sum =
+            uint32_t(static_cast<uint16_t>(~checksum)) + static_cast<uint16_t>(~before) + after;
+        sum = (sum & 0xffffU) + (sum >> 16);
+        sum = (sum & 0xffffU) + (sum >> 16);
+        const uint16_t updated = static_cast<uint16_t>(~sum);
+        m_bytes[10] = static_cast<uint8_t>(updated >> 8);
+        m_bytes[11] = static_cast<uint8_t>(updated);
+    }
+}
+
 const uint8_t*
 RdmaHeaderStack::GetBytes() const
 {

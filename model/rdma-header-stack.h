@@ -36,8 +36,9 @@ class RdmaAethHeader;
 class RdmaHeaderStack : public Header
 {
   public:
-    /// Largest stack: IPv4 (20), UDP (8), BTH (12), RETH (16).
-    static constexpr uint32_t MAX_BYTES = 56;
+    /// Largest stack: an IPv4 header with the most options (60); a RoCEv2 stack is at most
+    /// IPv4 (20), UDP (8), BTH (12), RETH (16).
+    static constexpr uint32_t MAX_BYTES = 60;
 
     /**
      * \brief Get the TypeId
@@ -85,6 +86,14 @@ class RdmaHeaderStack : public Header
                        uint16_t destinationPort,
                        uint32_t innerBytes);
 
+    /**
+     * Set the IPv4 ECN field of the stack's IPv4 header (its first bytes) to CE (RFC 3168
+     * section 5), updating the header checksum incrementally (RFC 1624 eqn. 3) if it carries
+     * one. A switch marks a packet by removing its IPv4 header as raw bytes, calling this and
+     * adding them back: no Ipv4Header parse and serialization per mark.
+     * \param updateChecksum the header carries a checksum (otherwise it stays zero)
+     */
+    void MarkIpv4Ce(bool updateChecksum);
     /**
      * Set the size to read with Packet::RemoveHeader / PeekHeader.
      * \param bytes at most MAX_BYTES

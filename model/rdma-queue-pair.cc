@@ -444,16 +444,17 @@ RdmaQueuePair::GetNextPacket(uint16_t sourcePort)
     {
         p = Create<Packet>(payload + pad + RdmaIcrcTrailer::SIZE);
     }
-    RdmaBthHeader bth;
+    RdmaBthHeader& bth = m_txBth;
     bth.SetOpcode(opcode);
     bth.SetPadCount(pad);
     bth.SetPartitionKey(m_params.partitionKey);
+    bth.SetBecn(false);
     bth.SetDestQp(m_remoteQpn);
     bth.SetAckRequest(last);
     bth.SetPsn(SeqToPsn(seq));
     bth.SetTimestampRequest(m_wantTimestamps);
     bth.SetTelemetry(m_wantTelemetry);
-    RdmaHeaderStack stack;
+    RdmaHeaderStack& stack = m_txStack;
     stack.BeginRoce();
     stack.Append(bth);
     if (write && (first || m_selective))
@@ -737,21 +738,23 @@ RdmaQueuePair::ReceiveAck(const RdmaBthHeader& bth, const RdmaAethHeader& aeth, 
     const uint64_t sackedBefore = m_rs.sackedPackets;
     const uint64_t lostBefore = m_rs.lossesDetected;
     // Extensions after the AETH, in order: SACK (selective repeat), timestamps (TS bit).
-    RdmaSackHeader sack;
-    RdmaAckTimestampHeader timestamps;
+    // Each is built only for ACKs that carry it (most carry none: a Header object costs a
+    // constructor and a virtual destructor per ACK).
+    std::optional<RdmaSackHeader> sack;
+    std::optional<RdmaAckTimestampHeader> timestamps;
     if (aeth.IsAck() && m_selective && rest && rest->GetSize() > RdmaIcrcTrailer::SIZE)
     {
-        rest->RemoveHeader(sack);
-        info.sack = &sack;
+        rest->RemoveHeader(sack.emplace());
+        info.sack = &*sack;
     }
     if (bth.GetTimestampRequest() && rest &&
         rest->GetSize() >= RdmaIcrcTrailer::SIZE + RdmaAckTimestampHeader::SIZE)
     {
-        rest->RemoveHeader(timestamps);
+        rest->RemoveHeader(timestamps.emplace());
         fb.hasTimestamps = true;
-        fb.hops = timestamps.GetHops();
+        fb.hops = timestamps->GetHops();
     }
-    std::optional<RdmaIntHeader> telemetry; // built only for ACKs that carry an area
+    std::optional<RdmaIntHeader> telemetry;
     if (bth.GetTelemetry() && rest &&
         rest->GetSize() >= RdmaIcrcTrailer::SIZE + RdmaIntHeader::SIZE)
     {
@@ -771,8 +774,8 @@ RdmaQueuePair::ReceiveAck(const RdmaBthHeader& bth, const RdmaAethHeader& aeth, 
         fb.ackedSeq = cum - 1;
         if (info.sack)
         {
-            info.triggerSeq = PsnToSeq(sack.GetTriggerPsn(), m_rs.sndUna);
-            info.duplicate = sack.GetDuplicate();
+            info.triggerSeq = PsnToSeq(sack->GetTriggerPsn(), m_rs.sndUna);
+            info.duplicate = sack->GetDuplicate();
             fb.ackedSeq = info.triggerSeq;
         }
         info.cumAck = cum;
@@ -816,7 +819,7 @@ RdmaQueuePair::ReceiveAck(const RdmaBthHeader& bth, const RdmaAethHeader& aeth, 
                 // t2 and t3 are the responder's clock; only t3 - t2 is meaningful. In the
                 // requester's time base they are placed so that t3 - t2 is the responder's
                 // delay and the rest of the round trip is split evenly.
-                const Time responderDelay = timestamps.GetResponderDelay();
+                const Time responderDelay = timestamps->GetResponderDelay();
                 fb.t1 = sent;
                 fb.t4 = Simulator::Now();
                 const Time oneWay = (fb.t4 - fb.t1 - responderDelay) / 2;
@@ -1170,19 +1173,21 @@ RdmaQueuePair::SendAck(uint64_t seq, uint8_t syndrome, const RdmaSackHeader* sac
         p->AddHeader(*sack);
     }
     const uint8_t dscp = m_params.ackDscp < 0 ? m_dscp : static_cast<uint8_t>(m_params.ackDscp);
-    RdmaBthHeader bth;
+    RdmaBthHeader& bth = m_txBth;
     bth.SetOpcode(RC_ACKNOWLEDGE);
+    bth.SetPadCount(0);
     bth.SetPartitionKey(m_params.partitionKey);
     bth.SetDestQp(m_remoteQpn);
+    bth.SetAckRequest(false);
     bth.SetPsn(SeqToPsn(seq));
     bth.SetBecn(m_ceSinceAck); // ECN-echo: a packet since the last ACK was CE-marked
     bth.SetTimestampRequest(m_rxTsRequest);
     bth.SetTelemetry(m_rxTelemetry);
     m_ceSinceAck = false;
-    RdmaAethHeader aeth;
+    RdmaAethHeader& aeth = m_txAeth;
     aeth.SetSyndrome(syndrome);
     aeth.SetMsn(m_msn);
-    RdmaHeaderStack stack;
+    RdmaHeaderStack& stack = m_txStack;
     stack.BeginRoce();
     stack.Append(bth);
     stack.Append(aeth);
@@ -1205,13 +1210,17 @@ RdmaQueuePair::SendCnp()
     ++m_cnpsSent;
     // The 16 reserved bytes and the ICRC (zero) are one zero-filled area.
     Ptr<Packet> p = Create<Packet>(CNP_RESERVED_BYTES + RdmaIcrcTrailer::SIZE);
-    RdmaBthHeader bth;
+    RdmaBthHeader& bth = m_txBth;
     bth.SetOpcode(CNP);
+    bth.SetPadCount(0);
     bth.SetPartitionKey(m_params.partitionKey);
     bth.SetBecn(true);
     bth.SetDestQp(m_remoteQpn);
+    bth.SetAckRequest(false);
     bth.SetPsn(0);
-    RdmaHeaderStack stack;
+    bth.SetTimestampRequest(false);
+    bth.SetTelemetry(false);
+    RdmaHeaderStack& stack = m_txStack;
     stack.BeginRoce();
     stack.Append(bth);
     stack.FinishIpv4Udp(m_localAddress,

@@ -4,8 +4,11 @@
 #ifndef RDMA_QUEUE_PAIR_H
 #define RDMA_QUEUE_PAIR_H
 
+#include "rdma-aeth-header.h"
+#include "rdma-bth-header.h"
 #include "rdma-cc-feedback.h"
 #include "rdma-cc-state.h"
+#include "rdma-header-stack.h"
 #include "rdma-int-trailer.h"
 #include "rdma-loss-recovery.h"
 #include "rdma-net-device.h"
@@ -26,8 +29,6 @@ namespace ns3
 {
 
 class RdmaCongestionControl;
-class RdmaBthHeader;
-class RdmaAethHeader;
 class RdmaSackHeader;
 
 /**
@@ -372,6 +373,12 @@ class RdmaQueuePair : public Object
     bool m_wantTimestamps{false};  //!< m_cc->NeedsTimestamps(), cached
     bool m_wantTelemetry{false};   //!< m_cc->NeedsTelemetry(), cached
     RdmaIntTrailer m_txIntTrailer; //!< the empty INT area (and ICRC) data packets end with
+    // Scratch headers for the packets this queue pair builds (data, ACK, CNP). A Header
+    // object costs a constructor and a virtual destructor, so these are kept and rewritten:
+    // every site sets every BTH field it does not leave at its default (SE, M, TVer, FECN).
+    RdmaBthHeader m_txBth;     //!< the BTH being built
+    RdmaAethHeader m_txAeth;   //!< the AETH being built (ACK, NAK)
+    RdmaHeaderStack m_txStack; //!< IPv4, UDP and the transport headers as one run of bytes
     Time m_configuredBaseRtt;      //!< BaseRtt attribute (0: the smallest RTT sample)
     uint32_t m_repaths{0};         //!< paths changed at the congestion control's request
 

@@ -3,6 +3,8 @@
  */
 #include "rdma-switch.h"
 
+#include "rdma-header-stack.h"
+
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/double.h"
@@ -777,6 +779,16 @@ RdmaSwitch::RebuildEgressHooks()
             m_readTelemetryBit = true;
         }
     }
+    m_enqueueCommonFlags = ~0U;
+    for (const EgressHook& hook : m_enqueueHooks)
+    {
+        m_enqueueCommonFlags &= hook.filterFlags;
+    }
+    m_dequeueCommonFlags = ~0U;
+    for (const EgressHook& hook : m_dequeueHooks)
+    {
+        m_dequeueCommonFlags &= hook.filterFlags;
+    }
 }
 
 void
@@ -1090,7 +1102,7 @@ RdmaSwitch::Forward(uint32_t inPort,
             flags |= FIFO_TELEMETRY;
         }
     }
-    if (!m_enqueueHooks.empty())
+    if (!m_enqueueHooks.empty() && (flags & m_enqueueCommonFlags) == m_enqueueCommonFlags)
     {
         RunEnqueueHooks(packet, outPort, cls, queueBefore, flags);
     }
@@ -1113,7 +1125,7 @@ RdmaSwitch::HandleDequeue(uint32_t port, const Ptr<Packet>& packet, uint8_t cls)
     // Dequeue-hook stages see the queue the packet leaves behind (RED marking at dequeue:
     // the congestion signal skips the queueing delay; telemetry). What they filter on was
     // read at arrival and kept in the FIFO entry.
-    if (!m_dequeueHooks.empty())
+    if (!m_dequeueHooks.empty() && (entry & m_dequeueCommonFlags) == m_dequeueCommonFlags)
     {
         RunDequeueHooks(packet, port, cls, entry);
     }
@@ -1277,13 +1289,13 @@ RdmaSwitch::MarkPacket(const Ptr<Packet>& packet,
                        uint8_t cls,
                        uint64_t queueBytes)
 {
-    Ipv4Header ip;
+    // The IPv4 header as raw bytes (options included): CE set, checksum updated in place.
+    RdmaHeaderStack ip;
+    uint8_t versionIhl = 0;
+    packet->CopyData(&versionIhl, 1);
+    ip.SetSize((versionIhl & 0x0f) * 4U);
     packet->RemoveHeader(ip);
-    ip.SetEcn(Ipv4Header::ECN_CE);
-    if (checksum)
-    {
-        ip.EnableChecksum();
-    }
+    ip.MarkIpv4Ce(checksum);
     packet->AddHeader(ip);
     ++m_ecnMarks;
     NS_LOG_LOGIC("CE mark port " << port << " class " << unsigned(cls) << " queue " << queueBytes);

@@ -562,6 +562,10 @@ class RdmaSwitch : public Object, public RdmaPortHandler
     std::vector<Ptr<RdmaEgressProcessor>> m_egress;
     std::vector<EgressHook> m_enqueueHooks;
     std::vector<EgressHook> m_dequeueHooks;
+    // FIFO_* flags every stage of a hook list needs (the AND of their filters): a packet
+    // without them skips the list at once (RED's dequeue hook and a non-ECN-capable ACK).
+    uint32_t m_enqueueCommonFlags{0};
+    uint32_t m_dequeueCommonFlags{0};
     bool m_readTelemetryBit{false}; //!< some stage wants FILTER_TELEMETRY packets
     Ptr<RdmaRedEcnMarker> m_red;
     Ptr<RdmaIntInserter> m_intInserter;

@@ -838,3 +838,60 @@ TEST(RdmaHeader, HeaderStackPrintsDecodedFields)
     EXPECT_NE(os.str().find("4791"), std::string::npos) << os.str();
     EXPECT_NE(os.str().find("psn=42"), std::string::npos) << os.str();
 }
+
+// A switch's CE mark rewrites the IPv4 header's raw bytes (RdmaHeaderStack::MarkIpv4Ce):
+// the result must equal what ns-3's Ipv4Header produces when it sets ECN_CE and computes the
+// checksum from scratch, for every ECN codepoint and DSCP the sender may use, and must leave a
+// header without a checksum (zero) at zero.
+TEST(RdmaHeader, Ipv4CeMarkEqualsAFullChecksumRecomputation)
+{
+    for (uint8_t dscp : {0, 3, 26, 46, 63})
+    {
+        for (auto ecn : {Ipv4Header::ECN_NotECT, Ipv4Header::ECN_ECT1, Ipv4Header::ECN_ECT0,
+                         Ipv4Header::ECN_CE})
+        {
+            for (bool checksum : {true, false})
+            {
+                Ipv4Header ip;
+                ip.SetSource(Ipv4Address("10.0.3.7"));
+                ip.SetDestination(Ipv4Address("10.1.250.2"));
+                ip.SetProtocol(17);
+                ip.SetTtl(61);
+                ip.SetIdentification(0xbeef);
+                ip.SetDontFragment();
+                ip.SetPayloadSize(1056);
+                ip.SetDscp(static_cast<Ipv4Header::DscpType>(dscp));
+                ip.SetEcn(ecn);
+                if (checksum)
+                {
+                    ip.EnableChecksum();
+                }
+                Ptr<Packet> marked = Create<Packet>(100);
+                marked->AddHeader(ip);
+                RdmaHeaderStack raw;
+                raw.SetSize(20);
+                marked->RemoveHeader(raw);
+                raw.MarkIpv4Ce(checksum);
+                marked->AddHeader(raw);
+
+                ip.SetEcn(Ipv4Header::ECN_CE);
+                Ptr<Packet> expected = Create<Packet>(100);
+                expected->AddHeader(ip);
+                std::vector<uint8_t> a(marked->GetSize());
+                std::vector<uint8_t> b(expected->GetSize());
+                marked->CopyData(a.data(), a.size());
+                expected->CopyData(b.data(), b.size());
+                EXPECT_EQ(a, b) << "dscp " << unsigned(dscp) << " ecn " << ecn << " checksum "
+                                << checksum;
+                Ipv4Header parsed;
+                parsed.EnableChecksum();
+                marked->PeekHeader(parsed);
+                EXPECT_EQ(parsed.GetEcn(), Ipv4Header::ECN_CE);
+                if (checksum)
+                {
+                    EXPECT_TRUE(parsed.IsChecksumOk());
+                }
+            }
+        }
+    }
+}
