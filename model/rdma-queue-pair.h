@@ -379,8 +379,8 @@ class RdmaQueuePair : public Object
     RdmaBthHeader m_txBth;     //!< the BTH being built
     RdmaAethHeader m_txAeth;   //!< the AETH being built (ACK, NAK)
     RdmaHeaderStack m_txStack; //!< IPv4, UDP and the transport headers as one run of bytes
-    Time m_configuredBaseRtt;      //!< BaseRtt attribute (0: the smallest RTT sample)
-    uint32_t m_repaths{0};         //!< paths changed at the congestion control's request
+    Time m_configuredBaseRtt;  //!< BaseRtt attribute (0: the smallest RTT sample)
+    uint32_t m_repaths{0};     //!< paths changed at the congestion control's request
 
     // requester
     RdmaCcState m_ccState;

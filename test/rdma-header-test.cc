@@ -847,7 +847,9 @@ TEST(RdmaHeader, Ipv4CeMarkEqualsAFullChecksumRecomputation)
 {
     for (uint8_t dscp : {0, 3, 26, 46, 63})
     {
-        for (auto ecn : {Ipv4Header::ECN_NotECT, Ipv4Header::ECN_ECT1, Ipv4Header::ECN_ECT0,
+        for (auto ecn : {Ipv4Header::ECN_NotECT,
+                         Ipv4Header::ECN_ECT1,
+                         Ipv4Header::ECN_ECT0,
                          Ipv4Header::ECN_CE})
         {
             for (bool checksum : {true, false})
