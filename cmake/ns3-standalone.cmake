@@ -221,6 +221,9 @@ function(build_lib)
   add_library(ns3::${_name} ALIAS ${_name})
   target_include_directories(${_name} PUBLIC ${NS3_STANDALONE_INCLUDE_DIR})
   target_link_libraries(${_name} PUBLIC ${BLIB_LIBRARIES_TO_LINK})
+  # Calls from the library to its own functions bind inside it at link time (no PLT and no
+  # symbol look-up at load; Debian and Ubuntu link their libraries so too).
+  target_link_options(${_name} PRIVATE -Wl,-Bsymbolic-functions)
   set_target_properties(
     ${_name} PROPERTIES OUTPUT_NAME ns3-${_name} LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/lib
   )
