@@ -1095,11 +1095,19 @@ RdmaNetDevice::AddIpv4EthernetHeader(const Ptr<Packet>& packet)
         m_ipv4Header->Set(m_address, peer->m_address);
     }
     m_ipv4TxBytes += packet->GetSize();
-    uint8_t head[Ipv4FrameHeader::IPV4_HEAD_BYTES];
-    if (m_decrementTtl &&
-        packet->CopyData(head, Ipv4FrameHeader::IPV4_HEAD_BYTES) ==
-            Ipv4FrameHeader::IPV4_HEAD_BYTES &&
-        (head[0] >> 4) == 4 && head[8] > 0)
+    const uint8_t* head = nullptr;
+    uint8_t copied[Ipv4FrameHeader::IPV4_HEAD_BYTES];
+    if (m_hasNextIpv4Head)
+    {
+        head = m_nextIpv4Head.data(); // read by the router at arrival
+    }
+    else if (m_decrementTtl && packet->CopyData(copied, Ipv4FrameHeader::IPV4_HEAD_BYTES) ==
+                                   Ipv4FrameHeader::IPV4_HEAD_BYTES)
+    {
+        head = copied;
+    }
+    m_hasNextIpv4Head = false;
+    if (m_decrementTtl && head && (head[0] >> 4) == 4 && head[8] > 0)
     {
         m_ipv4Header->SetDecrementedIpv4Head(head);
         packet->RemoveAtStart(Ipv4FrameHeader::IPV4_HEAD_BYTES);

@@ -13,6 +13,7 @@
 #include "ns3/traced-callback.h"
 
 #include <array>
+#include <cstring>
 #include <memory>
 #include <type_traits>
 #include <vector>
@@ -321,6 +322,20 @@ class RdmaNetDevice : public NetDevice
     bool GetDecrementTtl() const;
 
     /**
+     * Give the first 12 bytes of the IPv4 header (version .. header checksum, TTL not yet
+     * decremented) of the packet about to be sent, as the router read them at arrival: the
+     * TTL rewrite then uses them instead of reading the packet again. For the next packet
+     * only; call it from the port handler's HandleDequeue, and not if the header changed
+     * since (a CE mark).
+     * \param ipv4Head the 12 bytes
+     */
+    void SetNextIpv4Head(const uint8_t* ipv4Head)
+    {
+        std::memcpy(m_nextIpv4Head.data(), ipv4Head, sizeof(m_nextIpv4Head)); // inline moves
+        m_hasNextIpv4Head = true;
+    }
+
+    /**
      * The IPv4 header checksum after the TTL is decremented by one, by RFC 1624's
      * incremental update (eqn. 3), without summing the header again.
      * \param checksum the checksum before
@@ -585,11 +600,13 @@ eturn the checksum after
     uint64_t m_rxDrops{0};
     uint64_t m_txFrames{0};
     uint64_t m_txWireBytes{0};
-    uint64_t m_macTxBytes{0};         //!< IPv4 bytes given to the device to send
-    uint64_t m_ipv4TxBytes{0};        //!< IPv4 bytes sent on the wire
-    uint64_t m_ipv4RxBytes{0};        //!< IPv4 bytes received intact
-    uint64_t m_ipv4CorruptedBytes{0}; //!< IPv4 bytes lost to the receive error model
-    bool m_decrementTtl{false};       //!< a router's port (SetDecrementTtl)
+    uint64_t m_macTxBytes{0};                 //!< IPv4 bytes given to the device to send
+    uint64_t m_ipv4TxBytes{0};                //!< IPv4 bytes sent on the wire
+    uint64_t m_ipv4RxBytes{0};                //!< IPv4 bytes received intact
+    uint64_t m_ipv4CorruptedBytes{0};         //!< IPv4 bytes lost to the receive error model
+    bool m_decrementTtl{false};               //!< a router's port (SetDecrementTtl)
+    bool m_hasNextIpv4Head{false};            //!< SetNextIpv4Head gave the next packet's head
+    std::array<uint8_t, 12> m_nextIpv4Head{}; //!< that head
 
     TracedCallback<Ptr<const Packet>> m_macTxTrace;
     TracedCallback<Ptr<const Packet>> m_macRxTrace;

@@ -25,6 +25,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 namespace ns3
 {
@@ -47,9 +48,10 @@ constexpr uint16_t XOFF_QUANTA = 0xFFFF;
 /// Ingress FIFO entry: the ingress port in the low bits, and what the dequeue-time ECN marker
 /// needs from the IPv4 header (read at arrival, so the packet is not parsed again).
 constexpr uint32_t FIFO_PORT_MASK = 0x00ffffffU;
-constexpr uint32_t FIFO_TELEMETRY = 1U << 29;   //!< RoCEv2, BTH telemetry bit set
-constexpr uint32_t FIFO_ECN_CAPABLE = 1U << 30; //!< ECT(0) or ECT(1)
-constexpr uint32_t FIFO_CHECKSUM = 1U << 31;    //!< the IPv4 header carries a checksum
+constexpr uint32_t FIFO_HEAD_CHANGED = 1U << 28; //!< marked at enqueue: ipv4Head is stale
+constexpr uint32_t FIFO_TELEMETRY = 1U << 29;    //!< RoCEv2, BTH telemetry bit set
+constexpr uint32_t FIFO_ECN_CAPABLE = 1U << 30;  //!< ECT(0) or ECT(1)
+constexpr uint32_t FIFO_CHECKSUM = 1U << 31;     //!< the IPv4 header carries a checksum
 
 /// The FIFO flags a stage's RdmaEgressProcessor::Filter bits require.
 inline uint32_t
@@ -806,7 +808,7 @@ RdmaSwitch::FillPortState(RdmaEgressContext& ctx, uint64_t extraTxBytes) const
     ctx.now = Simulator::Now();
 }
 
-void
+bool
 RdmaSwitch::RunEnqueueHooks(const Ptr<Packet>& packet,
                             uint32_t port,
                             uint8_t cls,
@@ -840,9 +842,10 @@ RdmaSwitch::RunEnqueueHooks(const Ptr<Packet>& packet,
             marked = true;
         }
     }
+    return marked;
 }
 
-void
+bool
 RdmaSwitch::RunDequeueHooks(const Ptr<Packet>& packet, uint32_t port, uint8_t cls, uint32_t flags)
 {
     RdmaEgressContext ctx;
@@ -874,6 +877,7 @@ RdmaSwitch::RunDequeueHooks(const Ptr<Packet>& packet, uint32_t port, uint8_t cl
             marked = true;
         }
     }
+    return marked;
 }
 
 void
@@ -1102,13 +1106,17 @@ RdmaSwitch::Forward(uint32_t inPort,
             flags |= FIFO_TELEMETRY;
         }
     }
-    if (!m_enqueueHooks.empty() && (flags & m_enqueueCommonFlags) == m_enqueueCommonFlags)
+    if (!m_enqueueHooks.empty() && (flags & m_enqueueCommonFlags) == m_enqueueCommonFlags &&
+        RunEnqueueHooks(packet, outPort, cls, queueBefore, flags))
     {
-        RunEnqueueHooks(packet, outPort, cls, queueBefore, flags);
+        flags |= FIFO_HEAD_CHANGED;
     }
 
-    // Remember the ingress port before the device may dequeue synchronously.
-    m_ingressFifo[outPort][cls].push_back(inPort | flags);
+    // Remember the ingress port and the IPv4 head before the device may dequeue synchronously.
+    IngressEntry entry;
+    entry.flags = inPort | flags;
+    std::memcpy(entry.ipv4Head.data(), head, sizeof(entry.ipv4Head)); // constant size: inline
+    m_ingressFifo[outPort][cls].push_back(entry);
     ++m_forwarded;
     if (!m_egressQueueTrace.IsEmpty())
     {
@@ -1121,26 +1129,33 @@ void
 RdmaSwitch::HandleDequeue(uint32_t port, const Ptr<Packet>& packet, uint8_t cls)
 {
     NS_LOG_FUNCTION(this << port << packet << unsigned(cls));
-    const uint32_t entry = ReleaseEgress(port, packet->GetSize(), cls);
+    const IngressEntry entry = ReleaseEgress(port, packet->GetSize(), cls);
     // Dequeue-hook stages see the queue the packet leaves behind (RED marking at dequeue:
     // the congestion signal skips the queueing delay; telemetry). What they filter on was
     // read at arrival and kept in the FIFO entry.
-    if (!m_dequeueHooks.empty() && (entry & m_dequeueCommonFlags) == m_dequeueCommonFlags)
+    bool headChanged = (entry.flags & FIFO_HEAD_CHANGED) != 0;
+    if (!m_dequeueHooks.empty() && (entry.flags & m_dequeueCommonFlags) == m_dequeueCommonFlags &&
+        RunDequeueHooks(packet, port, cls, entry.flags))
     {
-        RunDequeueHooks(packet, port, cls, entry);
+        headChanged = true;
+    }
+    if (!headChanged)
+    {
+        // The port rewrites the TTL from the head read at arrival (no second read per hop).
+        m_ports[port]->SetNextIpv4Head(entry.ipv4Head.data());
     }
 }
 
-uint32_t
+RdmaSwitch::IngressEntry
 RdmaSwitch::ReleaseEgress(uint32_t port, uint32_t size, uint8_t cls)
 {
-    RdmaFifo<uint32_t>& fifo = m_ingressFifo[port][cls];
+    RdmaFifo<IngressEntry>& fifo = m_ingressFifo[port][cls];
     NS_ABORT_MSG_IF(fifo.empty(),
                     "RdmaSwitch: port " << port << " class " << unsigned(cls)
                                         << " dequeued a packet the switch did not queue");
-    const uint32_t entry = fifo.front();
+    const IngressEntry entry = fifo.front();
     fifo.pop_front();
-    const uint32_t inPort = entry & FIFO_PORT_MASK;
+    const uint32_t inPort = entry.flags & FIFO_PORT_MASK;
     m_mmu->Release(inPort, port, cls, size);
     if (!m_egressQueueTrace.IsEmpty())
     {

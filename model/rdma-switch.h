@@ -374,6 +374,18 @@ class RdmaSwitch : public Object, public RdmaPortHandler
     void NotifyConstructionCompleted() override;
 
   private:
+    /**
+     * What the switch keeps of a queued packet, read from its headers at arrival: the ingress
+     * port and the flags the egress stages filter on (FIFO_*), and the first 12 bytes of its
+     * IPv4 header, which the egress port rewrites with the TTL one lower (RdmaNetDevice::
+     * SetNextIpv4Head) without reading the packet again.
+     */
+    struct IngressEntry
+    {
+        uint32_t flags;                   //!< ingress port | FIFO_* flags
+        std::array<uint8_t, 12> ipv4Head; //!< IPv4 version .. header checksum, at arrival
+    };
+
     /// Abort on impossible ECN parameters.
     void CheckConfig() const;
     /// Rebuild the per-hook lists of egress stages (stages, EcnEnabled or the marking
@@ -386,8 +398,9 @@ class RdmaSwitch : public Object, public RdmaPortHandler
      * \param cls class
      * \param queueBefore bytes of (port, class) queued before the packet
      * \param flags FIFO_* flags of the packet
+     * \return true if a stage marked the packet CE (its IPv4 header changed)
      */
-    void RunEnqueueHooks(const Ptr<Packet>& packet,
+    bool RunEnqueueHooks(const Ptr<Packet>& packet,
                          uint32_t port,
                          uint8_t cls,
                          uint64_t queueBefore,
@@ -397,9 +410,10 @@ class RdmaSwitch : public Object, public RdmaPortHandler
      * \param packet the packet
      * \param port egress port
      * \param cls class
-     * \param flags its ingress FIFO entry
+     * \param flags its ingress FIFO entry's flags
+     * \return true if a stage marked the packet CE (its IPv4 header changed)
      */
-    void RunDequeueHooks(const Ptr<Packet>& packet, uint32_t port, uint8_t cls, uint32_t flags);
+    bool RunDequeueHooks(const Ptr<Packet>& packet, uint32_t port, uint8_t cls, uint32_t flags);
     /**
      * Fill the port state of an egress context (line rate, tx bytes, port queue, now).
      * \param ctx the context (port set)
@@ -456,7 +470,7 @@ class RdmaSwitch : public Object, public RdmaPortHandler
      * \param cls traffic class
      * \return the packet's ingress FIFO entry (ingress port and flags)
      */
-    uint32_t ReleaseEgress(uint32_t port, uint32_t size, uint8_t cls);
+    IngressEntry ReleaseEgress(uint32_t port, uint32_t size, uint8_t cls);
     /// One PFC watchdog poll of every lossless (port, class) transmit queue; the next poll
     /// is scheduled only while some lossless class is paused or stormed.
     void PollPfcWatchdog();
@@ -546,8 +560,8 @@ class RdmaSwitch : public Object, public RdmaPortHandler
     uint32_t m_denseBase{0};                               //!< first address of the flat table
     std::vector<uint32_t> m_denseRoutes;                   //!< set id per address - m_denseBase
     std::unordered_map<uint32_t, uint32_t> m_sparseRoutes; //!< set id of other addresses
-    /// Ingress port of every packet waiting in each egress (port, class) queue.
-    std::vector<std::array<RdmaFifo<uint32_t>, NUM_CLASSES>> m_ingressFifo;
+    /// What the switch keeps of every packet waiting in each egress (port, class) queue.
+    std::vector<std::array<RdmaFifo<IngressEntry>, NUM_CLASSES>> m_ingressFifo;
     std::vector<EventId> m_refreshEvents;
 
     // Egress stages: m_egress[0] is m_red; the hook lists hold the stages each hook calls.

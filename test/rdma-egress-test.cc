@@ -284,6 +284,53 @@ TEST(RdmaEgress, SwitchDecrementsTtlAndDropsExpiredPackets)
     Simulator::Destroy();
 }
 
+// The port rewrites the TTL from the IPv4 head the switch read at arrival (no second read of
+// the packet), unless a stage changed the header since: a CE mark made at enqueue or at
+// dequeue must reach the receiver together with the lower TTL and a valid checksum.
+TEST(RdmaEgress, TtlRewriteKeepsACeMarkMadeAtEnqueueOrDequeue)
+{
+    for (uint8_t hook : {RdmaEgressProcessor::HOOK_ENQUEUE, RdmaEgressProcessor::HOOK_DEQUEUE})
+    {
+        for (auto verdict : {RdmaEgressProcessor::PASS, RdmaEgressProcessor::MARK_CE})
+        {
+            Star star(2, MicroSeconds(1));
+            Ptr<RecordingStage> stage = CreateObject<RecordingStage>();
+            stage->hooks = hook;
+            stage->verdict = verdict;
+            star.sw->AddEgressProcessor(stage);
+            Sender s;
+            s.dev = star.hostDev[0];
+            s.count = 2; // with and without a header checksum
+            s.make = [&](uint32_t i) {
+                return MakeRocePacket(SwitchStarHostAddress(0),
+                                      SwitchStarHostAddress(1),
+                                      false,
+                                      Ipv4Header::ECN_ECT0,
+                                      i % 2 == 0,
+                                      64);
+            };
+            s.Start(star.hosts.Get(0), MicroSeconds(1));
+            Simulator::Run();
+            const Receiver& r = star.sinks[1];
+            ASSERT_EQ(r.ip.size(), 2u) << "hook " << unsigned(hook) << " verdict " << verdict;
+            for (std::size_t i = 0; i < r.ip.size(); ++i)
+            {
+                EXPECT_EQ(r.ip[i].GetTtl(), 63) << "hook " << unsigned(hook) << " packet " << i;
+                EXPECT_EQ(r.ip[i].GetEcn(),
+                          verdict == RdmaEgressProcessor::MARK_CE ? Ipv4Header::ECN_CE
+                                                                  : Ipv4Header::ECN_ECT0)
+                    << "hook " << unsigned(hook) << " packet " << i;
+                if (i % 2 == 0) // the packet that carries a checksum
+                {
+                    EXPECT_TRUE(r.ip[i].IsChecksumOk()) << "hook " << unsigned(hook);
+                }
+            }
+            EXPECT_EQ(star.sw->GetEcnMarks(), verdict == RdmaEgressProcessor::MARK_CE ? 2u : 0u);
+            Simulator::Destroy();
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // The seam
 
