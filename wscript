@@ -77,6 +77,7 @@ def build(bld):
         'model/rdma-qp-path-selector.cc',
         'model/rdma-spray-path-selector.cc',
         'model/rdma-address-interleave-path-selector.cc',
+        'model/rdma-flow-size-distribution.cc',
         'helper/rdma-link-helper.cc',
         'helper/rdma-helper.cc',
         'helper/rdma-routing-helper.cc',
@@ -92,6 +93,7 @@ def build(bld):
         'helper/rdma-option-checker.cc',
         'helper/rdma-conservation-monitor.cc',
         'helper/dcqcn-fluid-model.cc',
+        'helper/rdma-flow-size-reader.cc',
         ]
 
     headers = bld(features='ns3header')
@@ -146,6 +148,7 @@ def build(bld):
         'model/rdma-work-request.h',
         'model/rdma-cc-state.h',
         'model/rdma-cc-feedback.h',
+        'model/rdma-flow-size-distribution.h',
         'helper/rdma-link-helper.h',
         'helper/rdma-helper.h',
         'helper/rdma-routing-helper.h',
@@ -162,6 +165,7 @@ def build(bld):
         'helper/rdma-option-checker.h',
         'helper/rdma-conservation-monitor.h',
         'helper/dcqcn-fluid-model.h',
+        'helper/rdma-flow-size-reader.h',
         ]
 
     incast_example = ''
@@ -233,6 +237,7 @@ def build(bld):
             'test/rdma-path-selector-test.cc',
             'test/rdma-scale-up-test.cc',
             'test/rdma-robustness-test.cc',
+            'test/rdma-traffic-test.cc',
             ]
         module_test.use.append('GTEST')
         module_test.defines = list(getattr(module_test, 'defines', [])) + [
