@@ -78,6 +78,7 @@ def build(bld):
         'model/rdma-spray-path-selector.cc',
         'model/rdma-address-interleave-path-selector.cc',
         'model/rdma-flow-size-distribution.cc',
+        'model/rdma-flow-generator.cc',
         'helper/rdma-link-helper.cc',
         'helper/rdma-helper.cc',
         'helper/rdma-routing-helper.cc',
@@ -94,6 +95,7 @@ def build(bld):
         'helper/rdma-conservation-monitor.cc',
         'helper/dcqcn-fluid-model.cc',
         'helper/rdma-flow-size-reader.cc',
+        'helper/rdma-flow-generator-helper.cc',
         ]
 
     headers = bld(features='ns3header')
@@ -149,6 +151,7 @@ def build(bld):
         'model/rdma-cc-state.h',
         'model/rdma-cc-feedback.h',
         'model/rdma-flow-size-distribution.h',
+        'model/rdma-flow-generator.h',
         'helper/rdma-link-helper.h',
         'helper/rdma-helper.h',
         'helper/rdma-routing-helper.h',
@@ -166,6 +169,7 @@ def build(bld):
         'helper/rdma-conservation-monitor.h',
         'helper/dcqcn-fluid-model.h',
         'helper/rdma-flow-size-reader.h',
+        'helper/rdma-flow-generator-helper.h',
         ]
 
     incast_example = ''

@@ -2,7 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 // Traffic and measurement: flow-size CDFs (RdmaFlowSizeDistribution, RdmaFlowSizeReader)
-// against first principles: the CDF's mean, interpolation between points, clear errors.
+// and the open-loop generator (RdmaFlowGenerator) against first principles: the CDF's mean,
+// interpolation between points, destination patterns, clear errors.
 
 #include "rdma-test-utils.h"
 
@@ -142,6 +143,158 @@ TEST(RdmaTraffic, MalformedCdfFilesNameFileLineAndValue)
               "cdf.txt:1: 0 points; valid: at least 2 (size, CDF) points");
     EXPECT_DEATH(RdmaFlowSizeReader::Read(DataFile("no-such-file.txt")),
                  "no-such-file.txt' cannot be opened");
+}
+
+TEST(RdmaTrafficDeathTest, BadGeneratorInputIsRefusedBeforeTheRun)
+{
+    const RdmaFlowSizeDistribution d({{1000, 0}, {4000, 1}});
+    auto install = [&d](uint32_t hosts, const std::string& name, const AttributeValue& value) {
+        Star star(hosts, "100Gbps", MicroSeconds(1));
+        star.Install();
+        RdmaFlowGeneratorHelper gen(d);
+        gen.SetAttribute(name, value);
+        gen.Install(star.hosts);
+    };
+    EXPECT_DEATH(install(4, "Load", DoubleValue(0)),
+                 "Load 0 is invalid; valid: a fraction in \\(0, 1\\]");
+    EXPECT_DEATH(install(4, "Load", DoubleValue(1.5)), "Load 1.5 is invalid");
+    EXPECT_DEATH(install(4, "Load", DoubleValue(-0.2)), "Load -0.2 is invalid");
+    EXPECT_DEATH(install(1, "Load", DoubleValue(0.5)),
+                 "pattern Uniform needs at least 2 hosts; there are 1");
+    EXPECT_DEATH(
+        {
+            Star star(4, "100Gbps", MicroSeconds(1));
+            star.Install();
+            RdmaFlowGeneratorHelper gen(d);
+            gen.SetAttribute("Pattern", StringValue("Incast"));
+            gen.SetAttribute("Target", UintegerValue(4));
+            gen.Install(star.hosts);
+        },
+        "pattern Incast: Target 4 is invalid; valid: a host index in \\[0, 3\\]");
+    EXPECT_DEATH(
+        {
+            Star star(4, "100Gbps", MicroSeconds(1));
+            star.Install();
+            RdmaFlowGeneratorHelper gen(d);
+            gen.SetAttribute("Pattern", StringValue("HotSpot"));
+            gen.SetAttribute("Target", UintegerValue(9));
+            gen.Install(star.hosts);
+        },
+        "pattern HotSpot: Target 9 needs 10 hosts; there are 4");
+    EXPECT_DEATH(
+        {
+            Star star(4, "100Gbps", MicroSeconds(1));
+            star.Install();
+            RdmaFlowGeneratorHelper gen(d);
+            gen.SetAttribute("Pattern", StringValue("RackLocal"));
+            gen.SetAttribute("RackSize", UintegerValue(4));
+            gen.Install(star.hosts);
+        },
+        "pattern RackLocal: RackSize 4 with 4 hosts leaves no host outside the rack");
+    EXPECT_DEATH(install(4, "Fraction", DoubleValue(1.2)), "Fraction 1.2 is invalid");
+}
+
+TEST(RdmaTraffic, DestinationPatterns)
+{
+    // Each pattern's destinations, counted from the FlowStart trace over ~2000 flows per run
+    // (small flows, load 0.1, 8 hosts): a permutation sends each host to one other host and
+    // every host receives from exactly one; incast sends everything to the target; rack-local
+    // with racks of 4 and Fraction 0.75 keeps 3/4 of the flows in the rack (binomial
+    // standard deviation sqrt(0.75 x 0.25 / 2000) ~ 1 %: 4 % tolerance); hot-spot with
+    // Fraction 0.5 sends half of the other hosts' flows to host 2 plus 1/7 of the rest.
+    const RdmaFlowSizeDistribution d({{100, 0}, {200, 1}});
+
+    struct Counts
+    {
+        std::map<std::pair<uint32_t, uint32_t>, uint64_t> pairs; //!< (src, dst) address
+        uint64_t flows{0};
+    };
+
+    auto run =
+        [&d](const std::string& pattern,
+             const std::vector<std::pair<std::string, std::shared_ptr<AttributeValue>>>& attrs) {
+            Star star(8, "100Gbps", MicroSeconds(1));
+            star.Install();
+            RdmaFlowGeneratorHelper gen(d);
+            gen.SetAttribute("Load", DoubleValue(0.1));
+            gen.SetAttribute("Pattern", StringValue(pattern));
+            gen.SetAttribute("MaxFlows", UintegerValue(300));
+            for (const auto& [name, value] : attrs)
+            {
+                gen.SetAttribute(name, *value);
+            }
+            ApplicationContainer apps = gen.Install(star.hosts);
+            RdmaFlowGeneratorHelper::AssignStreams(apps, 7);
+            Counts counts;
+            for (uint32_t i = 0; i < apps.GetN(); ++i)
+            {
+                apps.Get(i)->TraceConnectWithoutContext(
+                    "FlowStart",
+                    MakeBoundCallback(
+                        +[](Counts* c, Ptr<RdmaQueuePair> qp, uint64_t) {
+                            ++c->pairs[{qp->GetLocalAddress().Get() & 0xff,
+                                        qp->GetRemoteAddress().Get() & 0xff}];
+                            ++c->flows;
+                        },
+                        &counts));
+            }
+            apps.Start(Seconds(0));
+            Simulator::Run();
+            Simulator::Destroy();
+            return counts;
+        };
+    // Hosts are 10.0.0.1 .. 10.0.0.8: address byte = index + 1.
+    {
+        const Counts c = run("Permutation", {});
+        std::set<uint32_t> sources;
+        std::set<uint32_t> destinations;
+        for (const auto& [pair, n] : c.pairs)
+        {
+            EXPECT_NE(pair.first, pair.second);
+            sources.insert(pair.first);
+            destinations.insert(pair.second);
+        }
+        EXPECT_EQ(c.pairs.size(), 8u);
+        EXPECT_EQ(sources.size(), 8u);
+        EXPECT_EQ(destinations.size(), 8u);
+    }
+    {
+        const Counts c = run("Incast", {{"Target", std::make_shared<UintegerValue>(3)}});
+        for (const auto& [pair, n] : c.pairs)
+        {
+            EXPECT_EQ(pair.second, 4u);
+        }
+        EXPECT_EQ(c.flows, 7u * 300);
+    }
+    {
+        const Counts c = run("RackLocal",
+                             {{"RackSize", std::make_shared<UintegerValue>(4)},
+                              {"Fraction", std::make_shared<DoubleValue>(0.75)}});
+        uint64_t local = 0;
+        for (const auto& [pair, n] : c.pairs)
+        {
+            EXPECT_NE(pair.first, pair.second);
+            local += (pair.first - 1) / 4 == (pair.second - 1) / 4 ? n : 0;
+        }
+        EXPECT_NEAR(static_cast<double>(local) / c.flows, 0.75, 0.04);
+    }
+    {
+        const Counts c = run("HotSpot",
+                             {{"Target", std::make_shared<UintegerValue>(2)},
+                              {"Fraction", std::make_shared<DoubleValue>(0.5)}});
+        uint64_t hot = 0;
+        uint64_t fromOthers = 0;
+        for (const auto& [pair, n] : c.pairs)
+        {
+            EXPECT_NE(pair.first, pair.second);
+            if (pair.first != 3)
+            {
+                fromOthers += n;
+                hot += pair.second == 3 ? n : 0;
+            }
+        }
+        EXPECT_NEAR(static_cast<double>(hot) / fromOthers, 0.5 + 0.5 / 7, 0.04);
+    }
 }
 
 } // namespace rdmatest
