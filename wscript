@@ -96,6 +96,7 @@ def build(bld):
         'helper/dcqcn-fluid-model.cc',
         'helper/rdma-flow-size-reader.cc',
         'helper/rdma-flow-generator-helper.cc',
+        'helper/rdma-flow-monitor.cc',
         ]
 
     headers = bld(features='ns3header')
@@ -170,6 +171,7 @@ def build(bld):
         'helper/dcqcn-fluid-model.h',
         'helper/rdma-flow-size-reader.h',
         'helper/rdma-flow-generator-helper.h',
+        'helper/rdma-flow-monitor.h',
         ]
 
     incast_example = ''

@@ -1,9 +1,10 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  */
-// Traffic and measurement: flow-size CDFs (RdmaFlowSizeDistribution, RdmaFlowSizeReader)
-// and the open-loop generator (RdmaFlowGenerator) against first principles: the CDF's mean,
-// interpolation between points, destination patterns, clear errors.
+// Traffic and measurement: flow-size CDFs (RdmaFlowSizeDistribution, RdmaFlowSizeReader),
+// the open-loop generator (RdmaFlowGenerator) and the flow monitor (RdmaFlowMonitor),
+// against first principles: the CDF's mean, the arrival rate the load implies, the
+// completion time of a flow alone, conservation of bytes.
 
 #include "rdma-test-utils.h"
 
@@ -143,6 +144,205 @@ TEST(RdmaTraffic, MalformedCdfFilesNameFileLineAndValue)
               "cdf.txt:1: 0 points; valid: at least 2 (size, CDF) points");
     EXPECT_DEATH(RdmaFlowSizeReader::Read(DataFile("no-such-file.txt")),
                  "no-such-file.txt' cannot be opened");
+}
+
+namespace
+{
+
+/// The slowdown of one WRITE alone from host `src` to host `dst` of a fat-tree.
+struct Alone
+{
+    double slowdown{0};
+    Time fct;
+    Time ideal;
+};
+
+Alone
+OneFlowAlone(FatTreeHelper& ft, uint32_t src, uint32_t dst, uint64_t bytes, uint32_t mtu)
+{
+    RdmaHelper rdma;
+    rdma.SetNicAttribute("Mtu", UintegerValue(mtu));
+    ft.Install(rdma);
+    auto [qp, peer] = rdma.Connect(ft.GetHost(src), ft.GetHost(dst));
+    RdmaFlowMonitor monitor;
+    monitor.Watch(qp, peer);
+    CompletionLog log;
+    log.Attach(qp, peer);
+    PostWriteAt(qp, ft.GetHost(src), Seconds(0), bytes);
+    Simulator::Run();
+    Alone a;
+    if (log.sends.size() == 1)
+    {
+        a.fct = log.sends[0].completionTime - log.sends[0].postTime;
+        a.ideal = RdmaFlowMonitor::GetIdealFct(
+            monitor.GetPath(qp->GetLocalAddress(), qp->GetRemoteAddress()),
+            bytes,
+            mtu);
+        a.slowdown = monitor.GetMinSlowdown();
+        EXPECT_EQ(monitor.GetFlows(), 1u);
+        EXPECT_EQ(monitor.GetBytesReceived(), bytes);
+    }
+    Simulator::Destroy();
+    return a;
+}
+
+} // namespace
+
+TEST(RdmaTraffic, AFlowAloneHasSlowdownOne)
+{
+    // The ideal FCT is the model's own FCT of a flow alone, to 0.1 %: across pods of a k = 4
+    // fat-tree (6 links), sizes from one byte (one packet, padded to 4: BTH PadCnt) through
+    // two packets and an odd tail to many; on
+    // equal links, and with a 25 Gb/s core (the bottleneck in the middle of the path) and a
+    // 40 Gb/s host link (at the start). The 100 kB, MTU 1000 case is the figure of
+    // RdmaTopology.WriteAcrossPodsCompletes: 100 packets of 1082 wire bytes (+16 RETH),
+    // 5 more first-packet times (1098 B) of store-and-forward, 6 ACK times (86 B) and
+    // 12 us of propagation: 21137.76 ns.
+    struct Case
+    {
+        uint64_t bytes;
+        uint32_t mtu;
+        std::string core;
+        std::string host;
+    };
+
+    const std::vector<Case> cases{{100000, 1000, "100Gbps", "100Gbps"},
+                                  {1, 1000, "100Gbps", "100Gbps"},
+                                  {4099, 1024, "100Gbps", "100Gbps"},
+                                  {1500, 1000, "100Gbps", "100Gbps"},
+                                  {1000000, 1024, "100Gbps", "100Gbps"},
+                                  {300000, 1024, "25Gbps", "100Gbps"},
+                                  {2500, 1024, "25Gbps", "100Gbps"},
+                                  {300000, 4096, "100Gbps", "40Gbps"}};
+    for (const Case& c : cases)
+    {
+        FatTreeHelper ft;
+        ft.SetThreeTier(4);
+        ft.SetLinkRate(FatTreeHelper::AGGREGATION_CORE, DataRate(c.core));
+        ft.SetLinkRate(FatTreeHelper::HOST_EDGE, DataRate(c.host));
+        const Alone a = OneFlowAlone(ft, 0, 15, c.bytes, c.mtu);
+        EXPECT_EQ(a.fct, a.ideal) << c.bytes << " B, MTU " << c.mtu; // to the picosecond
+        EXPECT_NEAR(a.slowdown, 1.0, 0.001)
+            << c.bytes << " B, MTU " << c.mtu << ", core " << c.core << ", host " << c.host
+            << ": FCT " << a.fct.As(Time::NS) << ", ideal " << a.ideal.As(Time::NS);
+        std::cout << c.bytes << " B, MTU " << c.mtu << ", core " << c.core << ", host " << c.host
+                  << ": FCT " << a.fct.GetPicoSeconds() << " ps, ideal " << a.ideal.GetPicoSeconds()
+                  << " ps\n";
+        if (c.bytes == 100000)
+        {
+            EXPECT_EQ(a.ideal, PicoSeconds(21137760));
+        }
+    }
+}
+
+namespace
+{
+
+/// A loaded run of the generator on a star, with the monitor and conservation counters.
+struct LoadedRun
+{
+    uint64_t flowsStarted{0};
+    uint64_t bytesOffered{0};
+    uint64_t bytesReceived{0};
+    uint64_t bytesCompleted{0};
+    uint64_t flowsMonitored{0};
+    double minSlowdown{0};
+    double meanSize{0};
+    double lambda{0};
+    int64_t imbalance{-1};
+    uint64_t dropped{0};
+    std::vector<RdmaFlowMonitor::Bucket> summary;
+};
+
+LoadedRun
+RunLoaded(const RdmaFlowSizeDistribution& d,
+          uint32_t hosts,
+          double load,
+          Time duration,
+          const std::string& csv)
+{
+    Star star(hosts, "100Gbps", MicroSeconds(1));
+    star.Install();
+    RdmaConservationMonitor conservation;
+    conservation.Install(NodeContainer(star.hosts, NodeContainer(star.switchNode)));
+    RdmaFlowGeneratorHelper gen(d);
+    gen.SetAttribute("Load", DoubleValue(load));
+    ApplicationContainer apps = gen.Install(star.hosts);
+    RdmaFlowGeneratorHelper::AssignStreams(apps, 100);
+    apps.Start(Seconds(0));
+    apps.Stop(duration);
+    RdmaFlowMonitor monitor(csv);
+    monitor.Watch(apps);
+    Simulator::Run(); // drains: the generators stop at `duration`, the flows then finish
+    LoadedRun r;
+    for (uint32_t i = 0; i < apps.GetN(); ++i)
+    {
+        Ptr<RdmaFlowGenerator> g = DynamicCast<RdmaFlowGenerator>(apps.Get(i));
+        r.flowsStarted += g->GetFlowsStarted();
+        r.bytesOffered += g->GetBytesOffered();
+        r.bytesCompleted += g->GetBytesCompleted();
+        r.meanSize = g->GetMeanFlowSize();
+        r.lambda = g->GetArrivalRate();
+    }
+    r.bytesReceived = monitor.GetBytesReceived();
+    r.flowsMonitored = monitor.GetFlows();
+    r.minSlowdown = monitor.GetMinSlowdown();
+    r.summary = monitor.GetSummary();
+    r.imbalance = conservation.GetImbalance();
+    r.dropped = conservation.GetDropped();
+    Simulator::Destroy();
+    return r;
+}
+
+} // namespace
+
+TEST(RdmaTraffic, GeneratorHitsTheLoadAndTheMeanAndConservesBytes)
+{
+    // Sizes uniform on [1000, 4000] B (mean 2500 B, cv = 3000 / sqrt(12) / 2500 = 0.346),
+    // 8 hosts at 100 Gb/s, load 0.6 of payload bytes: lambda = 0.6 x 1e11 / (8 x 2500)
+    // = 3 M flows/s per host. The offered bytes over T are a compound Poisson sum with
+    // relative standard deviation sqrt((1 + cv^2) / n) for n expected flows, so the load is
+    // within 2 % at z = 3 once n >= 9 x 1.12 / 0.02^2 = 25,200; the mean size within 3 % once
+    // n >= (3 cv / 0.03)^2 = 1,200. T = n / (8 lambda).
+    const RdmaFlowSizeDistribution d({{1000, 0}, {4000, 1}});
+    const double cv = std::sqrt(d.GetVariance()) / d.GetMean();
+    const double z = 3;
+    const double n = std::max(z * z * (1 + cv * cv) / (0.02 * 0.02), std::pow(z * cv / 0.03, 2));
+    const uint32_t hosts = 8;
+    const double load = 0.6;
+    const double lambda = load * 100e9 / (8 * d.GetMean());
+    const Time duration = Seconds(std::ceil(n) / (hosts * lambda));
+    const LoadedRun r = RunLoaded(d, hosts, load, duration, OutputDir() + "/flows.csv");
+
+    EXPECT_DOUBLE_EQ(r.meanSize, 2500);
+    EXPECT_NEAR(r.lambda, 3e6, 1e-6);
+    const double offeredLoad = r.bytesOffered * 8.0 / (duration.GetSeconds() * hosts * 100e9);
+    EXPECT_NEAR(offeredLoad / load, 1.0, 0.02) << r.flowsStarted << " flows";
+    const double meanSize = static_cast<double>(r.bytesOffered) / r.flowsStarted;
+    EXPECT_NEAR(meanSize / d.GetMean(), 1.0, 0.03);
+    // Conservation, message level: everything offered was delivered (the run drains; PFC:
+    // nothing dropped) and every flow completed and was recorded; packet level: sent =
+    // delivered + dropped + in flight, no byte dropped.
+    EXPECT_EQ(r.bytesReceived, r.bytesOffered);
+    EXPECT_EQ(r.bytesCompleted, r.bytesOffered);
+    EXPECT_EQ(r.flowsMonitored, r.flowsStarted);
+    EXPECT_EQ(r.imbalance, 0);
+    EXPECT_EQ(r.dropped, 0u);
+    // No flow beats the fabric alone (the ideal is exact to the picosecond; 1e-9 absorbs
+    // the division).
+    EXPECT_GE(r.minSlowdown, 1.0 - 1e-9);
+    std::cout << r.flowsStarted << " flows in " << duration.As(Time::US) << ": load " << offeredLoad
+              << " (asked " << load << "), mean " << meanSize << " B (CDF " << d.GetMean()
+              << "), min slowdown " << r.minSlowdown << ", p99 " << r.summary[0].p99 << "\n";
+    // The CSV has one line per flow after its header.
+    std::ifstream in(OutputDir() + "/flows.csv");
+    uint64_t lines = 0;
+    std::string line;
+    while (std::getline(in, line))
+    {
+        ++lines;
+    }
+    EXPECT_EQ(lines, r.flowsStarted + 1);
 }
 
 TEST(RdmaTrafficDeathTest, BadGeneratorInputIsRefusedBeforeTheRun)
