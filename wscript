@@ -209,6 +209,10 @@ def build(bld):
                                              ['rdma', 'core', 'network', 'internet'])
         convergence.source = 'examples/cc-convergence.cc'
         convergence.target = 'examples/' + convergence.target
+        workload = bld.create_ns3_program('fat-tree-workload',
+                                          ['rdma', 'core', 'network', 'internet'])
+        workload.source = 'examples/fat-tree-workload.cc'
+        workload.target = 'examples/' + workload.target
 
     # The GoogleTest tests, run by the ns-3 TestSuite "rdma" (test/rdma-test-suite.cc).
     if bld.env['RDMA_GTEST']:

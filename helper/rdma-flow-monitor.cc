@@ -268,6 +268,7 @@ RdmaFlowMonitor::Record(const Watched& w, const RdmaCompletion& c)
     ++m_flows;
     m_bytesCompleted += c.length;
     m_minSlowdown = m_flows == 1 ? slowdown : std::min(m_minSlowdown, slowdown);
+    m_lastCompletion = std::max(m_lastCompletion, c.completionTime);
     const std::size_t b =
         std::lower_bound(m_bounds.begin(), m_bounds.end(), c.length) - m_bounds.begin();
     Stats& st = m_stats[b];
@@ -410,6 +411,12 @@ double
 RdmaFlowMonitor::GetMinSlowdown() const
 {
     return m_minSlowdown;
+}
+
+Time
+RdmaFlowMonitor::GetLastCompletion() const
+{
+    return m_lastCompletion;
 }
 
 } // namespace ns3

@@ -131,6 +131,8 @@ class RdmaFlowMonitor
     uint64_t GetBytesReceived() const;
     /// \return the smallest slowdown seen (0 if no flow)
     double GetMinSlowdown() const;
+    /// \return when the last flow completed (0 if none)
+    Time GetLastCompletion() const;
     /// \return the slowdown summaries, one per size bucket (empty buckets included)
     std::vector<Bucket> GetSummary() const;
     /**
@@ -198,6 +200,7 @@ class RdmaFlowMonitor
     uint64_t m_bytesCompleted{0};
     uint64_t m_bytesReceived{0};
     double m_minSlowdown{0};
+    Time m_lastCompletion{0};
 };
 
 } // namespace ns3
