@@ -8,6 +8,7 @@
 
 #include "rdma-test-utils.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <gtest/gtest.h>
@@ -334,15 +335,33 @@ TEST(RdmaTraffic, GeneratorHitsTheLoadAndTheMeanAndConservesBytes)
     std::cout << r.flowsStarted << " flows in " << duration.As(Time::US) << ": load " << offeredLoad
               << " (asked " << load << "), mean " << meanSize << " B (CDF " << d.GetMean()
               << "), min slowdown " << r.minSlowdown << ", p99 " << r.summary[0].p99 << "\n";
-    // The CSV has one line per flow after its header.
+    // The CSV has one line per flow after its header, and its slowdowns give the same
+    // percentiles as the monitor's histogram (bins 0.1 % wide): every flow is in the first
+    // bucket (<= 10 kB); nearest rank over the sorted column.
     std::ifstream in(OutputDir() + "/flows.csv");
-    uint64_t lines = 0;
     std::string line;
+    std::getline(in, line);
+    EXPECT_EQ(line, "src,dst,size_bytes,start_us,finish_us,fct_us,ideal_fct_us,slowdown");
+    std::vector<double> slowdowns;
     while (std::getline(in, line))
     {
-        ++lines;
+        slowdowns.push_back(std::stod(line.substr(line.rfind(',') + 1)));
     }
-    EXPECT_EQ(lines, r.flowsStarted + 1);
+    ASSERT_EQ(slowdowns.size(), r.flowsStarted);
+    std::sort(slowdowns.begin(), slowdowns.end());
+    ASSERT_EQ(r.summary[0].flows, r.flowsStarted);
+    const std::vector<std::pair<double, double>> percentiles{{0.50, r.summary[0].p50},
+                                                             {0.95, r.summary[0].p95},
+                                                             {0.99, r.summary[0].p99}};
+    for (const auto& [q, fromHistogram] : percentiles)
+    {
+        const double exact =
+            slowdowns[static_cast<std::size_t>(std::ceil(q * slowdowns.size())) - 1];
+        EXPECT_NEAR(fromHistogram / exact, 1.0, 0.001) << "percentile " << q;
+    }
+    // The CSV carries 12 significant digits.
+    EXPECT_NEAR(r.summary[0].max, slowdowns.back(), 1e-9 * slowdowns.back());
+    EXPECT_NEAR(r.summary[0].min, slowdowns.front(), 1e-9 * slowdowns.front());
 }
 
 TEST(RdmaTrafficDeathTest, BadGeneratorInputIsRefusedBeforeTheRun)
