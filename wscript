@@ -77,6 +77,8 @@ def build(bld):
         'model/rdma-qp-path-selector.cc',
         'model/rdma-spray-path-selector.cc',
         'model/rdma-address-interleave-path-selector.cc',
+        'model/rdma-flow-size-distribution.cc',
+        'model/rdma-flow-generator.cc',
         'helper/rdma-link-helper.cc',
         'helper/rdma-helper.cc',
         'helper/rdma-routing-helper.cc',
@@ -92,6 +94,9 @@ def build(bld):
         'helper/rdma-option-checker.cc',
         'helper/rdma-conservation-monitor.cc',
         'helper/dcqcn-fluid-model.cc',
+        'helper/rdma-flow-size-reader.cc',
+        'helper/rdma-flow-generator-helper.cc',
+        'helper/rdma-flow-monitor.cc',
         ]
 
     headers = bld(features='ns3header')
@@ -146,6 +151,8 @@ def build(bld):
         'model/rdma-work-request.h',
         'model/rdma-cc-state.h',
         'model/rdma-cc-feedback.h',
+        'model/rdma-flow-size-distribution.h',
+        'model/rdma-flow-generator.h',
         'helper/rdma-link-helper.h',
         'helper/rdma-helper.h',
         'helper/rdma-routing-helper.h',
@@ -162,6 +169,9 @@ def build(bld):
         'helper/rdma-option-checker.h',
         'helper/rdma-conservation-monitor.h',
         'helper/dcqcn-fluid-model.h',
+        'helper/rdma-flow-size-reader.h',
+        'helper/rdma-flow-generator-helper.h',
+        'helper/rdma-flow-monitor.h',
         ]
 
     incast_example = ''
@@ -199,6 +209,10 @@ def build(bld):
                                              ['rdma', 'core', 'network', 'internet'])
         convergence.source = 'examples/cc-convergence.cc'
         convergence.target = 'examples/' + convergence.target
+        workload = bld.create_ns3_program('fat-tree-workload',
+                                          ['rdma', 'core', 'network', 'internet'])
+        workload.source = 'examples/fat-tree-workload.cc'
+        workload.target = 'examples/' + workload.target
 
     # The GoogleTest tests, run by the ns-3 TestSuite "rdma" (test/rdma-test-suite.cc).
     if bld.env['RDMA_GTEST']:
@@ -233,6 +247,7 @@ def build(bld):
             'test/rdma-path-selector-test.cc',
             'test/rdma-scale-up-test.cc',
             'test/rdma-robustness-test.cc',
+            'test/rdma-traffic-test.cc',
             ]
         module_test.use.append('GTEST')
         module_test.defines = list(getattr(module_test, 'defines', [])) + [

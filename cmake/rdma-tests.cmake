@@ -43,7 +43,7 @@ if(_rdma_test_target AND TARGET ${_rdma_test_target})
     add_dependencies(${_rdma_test_target} scale-up-allreduce)
   endif()
   # Tests run these examples: build them before the tests.
-  foreach(_rdma_example rdma-incast hpcc-compat dcqcn-convergence pfc-storm)
+  foreach(_rdma_example rdma-incast hpcc-compat dcqcn-convergence pfc-storm fat-tree-workload)
     if(TARGET ${_rdma_example})
       add_dependencies(${_rdma_test_target} ${_rdma_example})
     endif()

@@ -593,6 +593,9 @@ TEST(RdmaRobustness, EveryExamplePrintsABalancedConservationLine)
          "--k=4 --size=100000 --stormStart=50us --stormDuration=100us "
          "--window=20us --stopTime=2ms --seriesOutput=none"},
         {"scale-up-allreduce", "--accelerators=4 --planes=2 --bytes=400000"},
+        {"fat-tree-workload",
+         "--duration=300us --cdf=" + std::string(RDMA_SOURCE_DIR) +
+             "/data/flow-size/web-search.txt --summary=" + dir + "/workload.csv"},
     };
     for (const auto& [name, args] : runs)
     {
