@@ -609,6 +609,7 @@ TEST(RdmaDcqcn, RedMarksTheInstantaneousQueueOfEachClassSeparately)
     // own queue is short.
     const uint64_t k = 20000;
     Star star(5, "40Gbps", MicroSeconds(1));
+    star.rdma.SetSwitchAttribute("EcnMarkingPoint", StringValue("Enqueue")); // on arrival
     star.rdma.SetSwitchAttribute("EcnKmin", UintegerValue(k));
     star.rdma.SetSwitchAttribute("EcnKmax", UintegerValue(k));
     star.rdma.SetSwitchAttribute("EcnPmax", DoubleValue(1.0));
@@ -826,7 +827,8 @@ struct ConvergenceProbe
  * N senders WRITE without end to one receiver through one switch at 40 Gb/s, links of
  * `linkDelay` (1 us: a loop of a few us), all starting at 0 at line rate, paper parameters
  * (ApplyDcqcnPaperPreset; RED 5 KB / 200 KB / 1 %) with the switch marking at `markingPoint`
- * (ns3::RdmaSwitch::EcnMarkingPoint, "Enqueue" or "Dequeue"). Measured from `from` to `end`.
+ * (ns3::RdmaSwitch::EcnMarkingPoint, "Enqueue" or "Dequeue"; empty: the switch's default,
+ * Dequeue). Measured from `from` to `end`.
  * ACKs are coalesced (AckInterval 16) to halve the events: ACKs travel the other way and
  * take no part in DCQCN.
  */
@@ -834,12 +836,15 @@ ConvergenceResult
 RunConvergence(uint32_t n,
                Time from,
                Time end,
-               const std::string& markingPoint = "Enqueue",
+               const std::string& markingPoint = "",
                Time linkDelay = MicroSeconds(1))
 {
     Star star(n + 1, "40Gbps", linkDelay);
     RdmaCcHelper::ApplyDcqcnPaperPreset(star.rdma);
-    star.rdma.SetSwitchAttribute("EcnMarkingPoint", StringValue(markingPoint));
+    if (!markingPoint.empty())
+    {
+        star.rdma.SetSwitchAttribute("EcnMarkingPoint", StringValue(markingPoint));
+    }
     star.rdma.SetNicAttribute("AckInterval", UintegerValue(16));
     star.Install();
     std::vector<Ptr<RdmaQueuePair>> responders;
@@ -899,15 +904,19 @@ RunConvergence(uint32_t n,
 }
 
 /**
- * Run N flows and compare with the fluid model: every flow within 20 % of C/N over the
+ * Run N flows through a default-configured switch (it marks at egress, as the papers'
+ * switches do) and compare with the fluid model: every flow within 20 % of C/N over the
  * 30 ms steady-state window (40 to 70 ms; alpha starts at 1 and needs about 30 ms,
- * 2 / g x K, to settle), Jain's index >= 0.99, the link >= 97 % busy; alpha and the CNP
+ * 2 / g x K, to settle), Jain's index >= 0.975, the link >= 97 % busy; alpha and the CNP
  * rate per flow, which the fixed point sets through the balance of additive increase and
- * multiplicative decrease, within 20 % of alpha* and a* / tau. The queue: where q* lies in
- * RED's ramp well below Kmax, the mean queue is within 35 % of q*; where q* is close to
- * Kmax (N = 10: 135 KB of 200 KB) the packet-level queue swings past Kmax, where RED
- * marks every packet and all flows cut together, and settles into a cycle around q*:
- * mean below q*, 99th percentile above.
+ * multiplicative decrease, within max(20 %, 3 / sqrt(m)) of alpha* and a* / tau, m = N x
+ * 30 ms x a* / tau the CNPs the window should hold (their count is binomial over the
+ * 50 us CNP slots, relative sd about 1 / sqrt(m); N = 2: m = 111, 28 %); the mean queue
+ * within 35 % of q* (the loop is the few-us propagation delay, where the fluid model is
+ * stable: CoNEXT 2016 Figure 6, tau* = 4 us). The per-flow shares scatter by random
+ * cuts (each CNP cuts alpha/2, about 7 %): over RngRun 1-3 their sd is 7.5 % for N = 4,
+ * so Jain's index, 1 / (1 + cv^2), is asserted at cv <= 16 % (2 sd). Marking at enqueue,
+ * N = 10 cycles instead (TenFlowsCycleWhenTheSwitchMarksAtIngress).
  */
 void
 CheckConvergence(uint32_t n)
@@ -929,18 +938,12 @@ CheckConvergence(uint32_t n)
     }
     EXPECT_GE(total, 0.97 * line);
     EXPECT_LE(total, line * 1.0001);
-    EXPECT_GE(r.jain, 0.99);
-    EXPECT_NEAR(r.alphaMean, fp.alpha, 0.2 * fp.alpha);
-    EXPECT_NEAR(r.cnpRate, fp.cnpRate, 0.2 * fp.cnpRate);
-    if (fp.queueBytes < 0.5 * 200000)
-    {
-        EXPECT_NEAR(r.queueMean, fp.queueBytes, 0.35 * fp.queueBytes);
-    }
-    else
-    {
-        EXPECT_LT(r.queueMean, fp.queueBytes);
-        EXPECT_GT(r.queueP99, fp.queueBytes);
-    }
+    EXPECT_GE(r.jain, 0.975);
+    const double expectedCnps = n * 30e-3 * fp.cnpRate;
+    const double tolerance = std::max(0.2, 3 / std::sqrt(expectedCnps));
+    EXPECT_NEAR(r.alphaMean, fp.alpha, tolerance * fp.alpha);
+    EXPECT_NEAR(r.cnpRate, fp.cnpRate, tolerance * fp.cnpRate);
+    EXPECT_NEAR(r.queueMean, fp.queueBytes, 0.35 * fp.queueBytes);
     std::cout << "[ DCQCN N=" << n << " ] wire rate per flow " << r.wireRate.front() / 1e9
               << " .. (C/N " << fair / 1e9 << " Gb/s), Jain " << r.jain << ", alpha " << r.alphaMean
               << " (alpha* " << fp.alpha << "), CNPs/ms " << r.cnpRate / 1e3 << " (fixed point "
