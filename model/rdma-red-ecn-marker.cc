@@ -42,11 +42,12 @@ RdmaRedEcnMarker::GetTypeId()
                           MakeDoubleAccessor(&RdmaRedEcnMarker::m_pmax),
                           MakeDoubleChecker<double>())
             .AddAttribute("MarkingPoint",
-                          "Where RED decides: at enqueue on the bytes already queued (RED, "
-                          "RFC 2309; the default) or at dequeue on the bytes the packet "
-                          "leaves behind (the HPCC simulator's choice). Read by the switch "
-                          "when the marker is added.",
-                          EnumValue(RdmaRedEcnMarker::AT_ENQUEUE),
+                          "Where RED decides: at dequeue on the bytes the packet leaves "
+                          "behind (the default: egress marking, as the DCQCN papers' "
+                          "switches and the HPCC simulator do) or at enqueue on the bytes "
+                          "already queued (RED, RFC 2309). Read by the switch when the "
+                          "marker is added.",
+                          EnumValue(RdmaRedEcnMarker::AT_DEQUEUE),
                           MakeEnumAccessor(&RdmaRedEcnMarker::m_point),
                           MakeEnumChecker(RdmaRedEcnMarker::AT_ENQUEUE,
                                           "Enqueue",

@@ -19,9 +19,10 @@ namespace ns3
  *
  * With q the queue length: no mark if q <= Kmin, probability Pmax (q - Kmin) / (Kmax - Kmin)
  * if Kmin < q <= Kmax, always if q > Kmax. Only ECN-capable packets (ECT(0)/ECT(1)) are
- * considered. The decision is taken at enqueue on the bytes already queued (RED), or at
- * dequeue on the bytes the packet leaves behind (the HPCC simulator's and several switch
- * ASICs' choice: the signal skips the queueing delay).
+ * considered. The decision is taken at dequeue on the bytes the packet leaves behind (the
+ * default: the DCQCN papers' switches, several switch ASICs and the HPCC simulator mark at
+ * egress, so the signal skips the queueing delay), or at enqueue on the bytes already
+ * queued (RED, RFC 2309).
  *
  * Every RdmaSwitch holds one, first among its egress processors; the switch's attributes
  * EcnEnabled, EcnKmin, EcnKmax, EcnPmax and EcnMarkingPoint configure it (set them there:
@@ -35,7 +36,7 @@ class RdmaRedEcnMarker : public RdmaEgressProcessor
     enum MarkingPoint
     {
         AT_ENQUEUE, //!< on the bytes already queued when the packet arrives (RED)
-        AT_DEQUEUE  //!< on the bytes queued behind the packet when it leaves
+        AT_DEQUEUE  //!< on the bytes queued behind the packet when it leaves (default)
     };
 
     /**

@@ -94,10 +94,12 @@ RdmaSwitch::GetTypeId()
             .AddConstructor<RdmaSwitch>()
             .AddAttribute(
                 "EcnMarkingPoint",
-                "Where RED/ECN decides: at enqueue on the bytes already queued "
-                "(RED, RFC 2309; the default) or at dequeue on the bytes the packet "
-                "leaves behind (the HPCC simulator's choice).",
-                EnumValue(RdmaSwitch::ECN_AT_ENQUEUE),
+                "Where RED/ECN decides: at dequeue on the bytes the packet leaves "
+                "behind (the default: egress marking, as the DCQCN papers' switches, "
+                "CoNEXT 2016 section 5.1, and the HPCC simulator do; the mark does not "
+                "wait out the queue) or at enqueue on the bytes already queued (RED, "
+                "RFC 2309).",
+                EnumValue(RdmaSwitch::ECN_AT_DEQUEUE),
                 MakeEnumAccessor(&RdmaSwitch::SetEcnMarkingPoint, &RdmaSwitch::GetEcnMarkingPoint),
                 MakeEnumChecker(RdmaSwitch::ECN_AT_ENQUEUE,
                                 "Enqueue",

@@ -75,11 +75,15 @@ class RdmaIntInserter;
  * (port, class) queue and when it leaves it for the wire are RdmaEgressProcessor objects,
  * called in the order they were added (the QueueDisc pattern: RED marking, telemetry and
  * other AQMs are new classes, not new branches here). The first is always the switch's
- * RdmaRedEcnMarker: at enqueue, with q the bytes already waiting in the egress (port,
- * class) queue: no mark if q <= EcnKmin, probability EcnPmax (q - EcnKmin) / (EcnKmax -
- * EcnKmin) if EcnKmin < q <= EcnKmax, always if q > EcnKmax; at dequeue (EcnMarkingPoint)
- * on the bytes left behind. Only ECT(0)/ECT(1) packets are marked (CE); Not-ECT and CE
- * packets are left alone. With Telemetry on, an
+ * RdmaRedEcnMarker: with q the bytes of the egress (port, class) queue: no mark if q <=
+ * EcnKmin, probability EcnPmax (q - EcnKmin) / (EcnKmax - EcnKmin) if EcnKmin < q <=
+ * EcnKmax, always if q > EcnKmax. By default (EcnMarkingPoint Dequeue) q is taken when the
+ * packet leaves, the bytes it leaves behind: egress marking, as in the DCQCN papers'
+ * switches ("when a packet is ready to depart", Zhu et al., CoNEXT 2016 section 5.1) and
+ * the HPCC simulator, so the mark does not wait out the queue and the control loop is the
+ * propagation delay (with Enqueue, RED's RFC 2309 point, q is the bytes found on arrival
+ * and DCQCN with 10 flows cycles: doc/dcqcn.rst). Only ECT(0)/ECT(1) packets are marked
+ * (CE); Not-ECT and CE packets are left alone. With Telemetry on, an
  * RdmaIntInserter follows and writes a hop record into packets that carry a telemetry
  * area. More stages: AddEgressProcessor (or RdmaHelper::AddEgressProcessor).
  *
@@ -112,7 +116,7 @@ class RdmaSwitch : public Object, public RdmaPortHandler
     enum EcnMarkingPoint
     {
         ECN_AT_ENQUEUE, //!< on the bytes already queued when the packet arrives (RED)
-        ECN_AT_DEQUEUE  //!< on the bytes queued behind the packet when it leaves
+        ECN_AT_DEQUEUE  //!< on the bytes queued behind the packet when it leaves (default)
     };
 
     enum DropReason

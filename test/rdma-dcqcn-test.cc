@@ -609,6 +609,7 @@ TEST(RdmaDcqcn, RedMarksTheInstantaneousQueueOfEachClassSeparately)
     // own queue is short.
     const uint64_t k = 20000;
     Star star(5, "40Gbps", MicroSeconds(1));
+    star.rdma.SetSwitchAttribute("EcnMarkingPoint", StringValue("Enqueue")); // on arrival
     star.rdma.SetSwitchAttribute("EcnKmin", UintegerValue(k));
     star.rdma.SetSwitchAttribute("EcnKmax", UintegerValue(k));
     star.rdma.SetSwitchAttribute("EcnPmax", DoubleValue(1.0));
@@ -826,7 +827,8 @@ struct ConvergenceProbe
  * N senders WRITE without end to one receiver through one switch at 40 Gb/s, links of
  * `linkDelay` (1 us: a loop of a few us), all starting at 0 at line rate, paper parameters
  * (ApplyDcqcnPaperPreset; RED 5 KB / 200 KB / 1 %) with the switch marking at `markingPoint`
- * (ns3::RdmaSwitch::EcnMarkingPoint, "Enqueue" or "Dequeue"). Measured from `from` to `end`.
+ * (ns3::RdmaSwitch::EcnMarkingPoint, "Enqueue" or "Dequeue"; empty: the switch's default,
+ * Dequeue). Measured from `from` to `end`.
  * ACKs are coalesced (AckInterval 16) to halve the events: ACKs travel the other way and
  * take no part in DCQCN.
  */
@@ -834,12 +836,15 @@ ConvergenceResult
 RunConvergence(uint32_t n,
                Time from,
                Time end,
-               const std::string& markingPoint = "Enqueue",
+               const std::string& markingPoint = "",
                Time linkDelay = MicroSeconds(1))
 {
     Star star(n + 1, "40Gbps", linkDelay);
     RdmaCcHelper::ApplyDcqcnPaperPreset(star.rdma);
-    star.rdma.SetSwitchAttribute("EcnMarkingPoint", StringValue(markingPoint));
+    if (!markingPoint.empty())
+    {
+        star.rdma.SetSwitchAttribute("EcnMarkingPoint", StringValue(markingPoint));
+    }
     star.rdma.SetNicAttribute("AckInterval", UintegerValue(16));
     star.Install();
     std::vector<Ptr<RdmaQueuePair>> responders;
@@ -899,15 +904,19 @@ RunConvergence(uint32_t n,
 }
 
 /**
- * Run N flows and compare with the fluid model: every flow within 20 % of C/N over the
+ * Run N flows through a default-configured switch (it marks at egress, as the papers'
+ * switches do) and compare with the fluid model: every flow within 20 % of C/N over the
  * 30 ms steady-state window (40 to 70 ms; alpha starts at 1 and needs about 30 ms,
- * 2 / g x K, to settle), Jain's index >= 0.99, the link >= 97 % busy; alpha and the CNP
+ * 2 / g x K, to settle), Jain's index >= 0.975, the link >= 97 % busy; alpha and the CNP
  * rate per flow, which the fixed point sets through the balance of additive increase and
- * multiplicative decrease, within 20 % of alpha* and a* / tau. The queue: where q* lies in
- * RED's ramp well below Kmax, the mean queue is within 35 % of q*; where q* is close to
- * Kmax (N = 10: 135 KB of 200 KB) the packet-level queue swings past Kmax, where RED
- * marks every packet and all flows cut together, and settles into a cycle around q*:
- * mean below q*, 99th percentile above.
+ * multiplicative decrease, within max(20 %, 3 / sqrt(m)) of alpha* and a* / tau, m = N x
+ * 30 ms x a* / tau the CNPs the window should hold (their count is binomial over the
+ * 50 us CNP slots, relative sd about 1 / sqrt(m); N = 2: m = 111, 28 %); the mean queue
+ * within 35 % of q* (the loop is the few-us propagation delay, where the fluid model is
+ * stable: CoNEXT 2016 Figure 6, tau* = 4 us). The per-flow shares scatter by random
+ * cuts (each CNP cuts alpha/2, about 7 %): over RngRun 1-3 their sd is 7.5 % for N = 4,
+ * so Jain's index, 1 / (1 + cv^2), is asserted at cv <= 16 % (2 sd). Marking at enqueue,
+ * N = 10 cycles instead (TenFlowsCycleWhenTheSwitchMarksAtIngress).
  */
 void
 CheckConvergence(uint32_t n)
@@ -929,18 +938,12 @@ CheckConvergence(uint32_t n)
     }
     EXPECT_GE(total, 0.97 * line);
     EXPECT_LE(total, line * 1.0001);
-    EXPECT_GE(r.jain, 0.99);
-    EXPECT_NEAR(r.alphaMean, fp.alpha, 0.2 * fp.alpha);
-    EXPECT_NEAR(r.cnpRate, fp.cnpRate, 0.2 * fp.cnpRate);
-    if (fp.queueBytes < 0.5 * 200000)
-    {
-        EXPECT_NEAR(r.queueMean, fp.queueBytes, 0.35 * fp.queueBytes);
-    }
-    else
-    {
-        EXPECT_LT(r.queueMean, fp.queueBytes);
-        EXPECT_GT(r.queueP99, fp.queueBytes);
-    }
+    EXPECT_GE(r.jain, 0.975);
+    const double expectedCnps = n * 30e-3 * fp.cnpRate;
+    const double tolerance = std::max(0.2, 3 / std::sqrt(expectedCnps));
+    EXPECT_NEAR(r.alphaMean, fp.alpha, tolerance * fp.alpha);
+    EXPECT_NEAR(r.cnpRate, fp.cnpRate, tolerance * fp.cnpRate);
+    EXPECT_NEAR(r.queueMean, fp.queueBytes, 0.35 * fp.queueBytes);
     std::cout << "[ DCQCN N=" << n << " ] wire rate per flow " << r.wireRate.front() / 1e9
               << " .. (C/N " << fair / 1e9 << " Gb/s), Jain " << r.jain << ", alpha " << r.alphaMean
               << " (alpha* " << fp.alpha << "), CNPs/ms " << r.cnpRate / 1e3 << " (fixed point "
@@ -990,6 +993,8 @@ struct FluidQueue
  * rate with feedback delay tau*, 200 ms in steps of 0.05 us, and keep the queue of the last
  * 100 ms (alpha needs about 2/g K = 28 ms to settle; the rest is transient).
  */
+FluidQueue RunFluid(const DcqcnFluidModel::Parameters& prm);
+
 FluidQueue
 RunFluid(uint32_t n, double feedbackDelay)
 {
@@ -997,6 +1002,13 @@ RunFluid(uint32_t n, double feedbackDelay)
     prm.flows = n;
     prm.wireBytes = 1024 + PER_PACKET_OVERHEAD;
     prm.feedbackDelay = feedbackDelay;
+    return RunFluid(prm);
+}
+
+/// The same with all parameters given.
+FluidQueue
+RunFluid(const DcqcnFluidModel::Parameters& prm)
+{
     const auto samples = DcqcnFluidModel::Integrate(prm, 0.2, 0.05e-6, 10e-6);
     FluidQueue q;
     q.min = 1e18;
@@ -1055,8 +1067,9 @@ TEST(RdmaDcqcnFluid, SixtyFourFlowsHaveTheirFixedPointAtKmax)
     // Kmax, where RED's p jumps from 1 % to 1 (the paper's q* = Kmin + p*/Pmax (Kmax - Kmin)
     // assumes the ramp). With tau* = 4 us the integrated queue stays around Kmax (within
     // 0.5 .. 1.25 Kmax; it swings about +-50 KB, the packet model below holds it within a
-    // few KB); with 85 us it empties, unlike the paper's Figure 6, whose N = 64 curve is
-    // stable at both delays (doc/dcqcn.rst).
+    // few KB); with 85 us it empties. The paper's Figure 6 shows N = 64 stable at both
+    // delays because its authors' code used a RED ramp ten times longer (Kmax 2 MB, Pmax
+    // 10 %), on which p* = 5.9 % is reachable: FigureSixWithTheAuthorsRedRampTwoMegabytesLong.
     DcqcnFluidModel::Parameters prm;
     prm.flows = 64;
     prm.wireBytes = 1024 + PER_PACKET_OVERHEAD;
@@ -1068,6 +1081,51 @@ TEST(RdmaDcqcnFluid, SixtyFourFlowsHaveTheirFixedPointAtKmax)
     EXPECT_LT(fast.max, 1.25 * prm.kmax);
     const FluidQueue slow = RunFluid(64, 85e-6);
     EXPECT_LT(slow.min, 5e3);
+}
+
+TEST(RdmaDcqcnFluid, FigureSixWithTheAuthorsRedRampTwoMegabytesLong)
+{
+    // Figure 6 of CoNEXT 2016 was computed by the authors' fluid-model code
+    // (github.com/jitupadhye-zz/rdma, fluidmodel/dcqcn/dcqcn2.m; the figure's PDFs were last
+    // regenerated on 2016-01-29, after the code's RED became Kmax = 2000e3 bytes and Pmax =
+    // 0.1, its comments still reading "200KB" and "1 percent"), with 1000-byte packets
+    // (packetSize = 8e3 bits). That ramp has the slope of the stated 5 KB / 200 KB / 1 %
+    // (0.1 / 1995 KB against 0.01 / 195 KB, 2.5 % apart) but goes on to p = 10 % at 2 MB,
+    // so N = 64's p* = 5.9 % lies on it (q* = 1183 KB) instead of above Pmax. The queues
+    // read off the figure's vector paths (doc/dcqcn.rst): N = 2: 20.1-20.7 KB; N = 10, 4 us:
+    // 125.1 KB; N = 10, 85 us: a cycle between 1 KB (the log axis' floor) and 262 KB;
+    // N = 64: 1177 KB, flat, at both delays. With these parameters DcqcnFluidModel gives
+    // the same: N = 64 within 1 % of 1177 KB and flat (within +-0.1 %) at 4 and 85 us,
+    // N = 2 within 3 % of 20.4 KB at 85 us, N = 10 at 85 us emptying (< 1 KB) and peaking
+    // within 10 % of 262 KB. (Integration step and method do not matter here: 0.01, 0.05
+    // and 0.5 us steps give the same queues to 1 %.)
+    DcqcnFluidModel::Parameters prm;
+    prm.wireBytes = 1000;
+    prm.kmax = 2000e3;
+    prm.pmax = 0.1;
+    std::vector<double> sixtyFour;
+    for (double delay : {4e-6, 85e-6})
+    {
+        prm.flows = 64;
+        prm.feedbackDelay = delay;
+        const FluidQueue q = RunFluid(prm);
+        sixtyFour.push_back(q.mean);
+        EXPECT_NEAR(q.mean, 1177e3, 0.01 * 1177e3) << "tau* = " << delay;
+        EXPECT_GT(q.min, 0.999 * q.mean) << "tau* = " << delay;
+        EXPECT_LT(q.max, 1.001 * q.mean) << "tau* = " << delay;
+        EXPECT_NEAR(q.qStar, q.mean, 0.001 * q.mean);
+    }
+    prm.feedbackDelay = 85e-6;
+    prm.flows = 2;
+    const FluidQueue two = RunFluid(prm);
+    EXPECT_NEAR(two.mean, 20.4e3, 0.03 * 20.4e3);
+    prm.flows = 10;
+    const FluidQueue ten = RunFluid(prm);
+    EXPECT_LT(ten.min, 1e3);
+    EXPECT_NEAR(ten.max, 262e3, 0.1 * 262e3);
+    std::cout << "[ Figure 6, authors' RED ] N = 64: " << sixtyFour[0] / 1e3 << " KB (4 us), "
+              << sixtyFour[1] / 1e3 << " KB (85 us); N = 10 at 85 us: " << ten.min / 1e3 << " .. "
+              << ten.max / 1e3 << " KB; N = 2 at 85 us: " << two.mean / 1e3 << " KB\n";
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1296,7 +1354,9 @@ TEST(RdmaDcqcnStability, SixtyFourFlowsHoldTheQueueAtKmax)
     // few-us loop the packet model holds the queue there, stable as the paper's Figure 6
     // shows for N = 64 at 4 us: mean within 5 % of Kmax, 99th percentile below 1.05 Kmax,
     // alpha within 20 % of alpha*. (With an 85 us loop it cycles: p99 439 KB, 88 % of the
-    // link in doc/dcqcn.rst's run, unlike the paper's Figure 6.)
+    // link in doc/dcqcn.rst's run, as the fluid model does with these parameters; the
+    // paper's stable N = 64 curve comes from a 2 MB RED ramp, see
+    // RdmaDcqcnFluid.FigureSixWithTheAuthorsRedRampTwoMegabytesLong.)
     const ConvergenceResult r = RunConvergence(64, MilliSeconds(40), MilliSeconds(70), "Dequeue");
     DcqcnFluidModel::Parameters prm;
     prm.flows = 64;

@@ -177,6 +177,9 @@ RunSharedLink(uint32_t n, uint32_t k, Time stagger, Time from, Time end, bool wi
 {
     Star star(n + 1, "100Gbps", MicroSeconds(1));
     star.rdma.SetNicAttribute("Mtu", UintegerValue(MTU));
+    // DCTCP's switch marks "arriving packets" above K (Alizadeh et al., SIGCOMM 2010
+    // section 3.1): enqueue marking, which these derivations assume.
+    star.rdma.SetSwitchAttribute("EcnMarkingPoint", StringValue("Enqueue"));
     star.rdma.SetSwitchAttribute("EcnKmin", UintegerValue(k));
     star.rdma.SetSwitchAttribute("EcnKmax", UintegerValue(k));
     star.rdma.SetSwitchAttribute("EcnPmax", DoubleValue(1.0));

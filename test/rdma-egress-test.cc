@@ -13,6 +13,7 @@
 #include "rdma-test-utils.h"
 
 #include "ns3/boolean.h"
+#include "ns3/enum.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/rdma-bth-header.h"
 #include "ns3/rdma-egress-processor.h"
@@ -343,13 +344,22 @@ TEST(RdmaEgress, RedMarkerIsTheFirstStageAndFollowsTheSwitchAttributes)
     EXPECT_EQ(red->GetKmin(), 5000u);
     EXPECT_EQ(red->GetKmax(), 200000u);
     EXPECT_DOUBLE_EQ(red->GetPmax(), 0.01);
+    // The default marks at egress, as the DCQCN papers' switches do (doc/dcqcn.rst).
+    EnumValue point;
+    sw->GetAttribute("EcnMarkingPoint", point);
+    EXPECT_EQ(point.Get(), RdmaSwitch::ECN_AT_DEQUEUE);
+    EXPECT_EQ(red->GetMarkingPoint(), RdmaRedEcnMarker::AT_DEQUEUE);
+    EXPECT_EQ(red->GetHooks(), RdmaEgressProcessor::HOOK_DEQUEUE);
     sw->SetAttribute("EcnKmin", UintegerValue(1000));
     sw->SetAttribute("EcnKmax", UintegerValue(3000));
     sw->SetAttribute("EcnPmax", DoubleValue(0.5));
-    sw->SetAttribute("EcnMarkingPoint", StringValue("Dequeue"));
+    sw->SetAttribute("EcnMarkingPoint", StringValue("Enqueue"));
     EXPECT_EQ(red->GetKmin(), 1000u);
     EXPECT_EQ(red->GetKmax(), 3000u);
     EXPECT_DOUBLE_EQ(red->GetPmax(), 0.5);
+    EXPECT_EQ(red->GetMarkingPoint(), RdmaRedEcnMarker::AT_ENQUEUE);
+    EXPECT_EQ(red->GetHooks(), RdmaEgressProcessor::HOOK_ENQUEUE);
+    sw->SetAttribute("EcnMarkingPoint", StringValue("Dequeue"));
     EXPECT_EQ(red->GetMarkingPoint(), RdmaRedEcnMarker::AT_DEQUEUE);
     EXPECT_EQ(red->GetHooks(), RdmaEgressProcessor::HOOK_DEQUEUE);
     EXPECT_EQ(RdmaSwitch::MarkProbability(2000, 1000, 3000, 0.5), 0.25);
@@ -652,6 +662,7 @@ TEST(RdmaEgress, HelperAddsStagesAndTelemetryToTheSwitchesItInstalls)
     ASSERT_TRUE(extra);
     EXPECT_EQ(extra->GetKmin(), 1u);
     EXPECT_EQ(extra->GetKmax(), 2u);
+    EXPECT_EQ(extra->GetMarkingPoint(), RdmaRedEcnMarker::AT_DEQUEUE); // as the switch's own
     Simulator::Destroy();
 }
 

@@ -144,6 +144,7 @@ struct Sink
     uint64_t notEct{0};
     uint64_t checksumOk{0};
     std::vector<uint16_t> srcPorts;
+    std::vector<bool> ceInOrder; //!< per received packet: CE or not
     std::set<uint32_t> destinations;
 
     void Receive(Ptr<NetDevice>,
@@ -160,6 +161,7 @@ struct Sink
         ip.EnableChecksum();
         copy->RemoveHeader(ip);
         checksumOk += ip.IsChecksumOk() ? 1 : 0;
+        ceInOrder.push_back(ip.GetEcn() == Ipv4Header::ECN_CE);
         destinations.insert(ip.GetDestination().Get());
         switch (ip.GetEcn())
         {
@@ -519,12 +521,14 @@ TEST(RdmaSwitch, EcnMarksFollowRedOnTheEgressQueue)
     // 0.5 (1000 i - 1e5) / 1.8e6 for 100 < i <= 1900, 1 for i > 1900.
     // Every 5th packet is Not-ECT and must never be marked. The number of marks is a sum of
     // independent Bernoulli(p_i): mean sum p_i, variance sum p_i (1 - p_i); accept 4 sd.
-    // The ingress queue stays below its XOFF threshold (32 MiB buffer).
+    // The ingress queue stays below its XOFF threshold (32 MiB buffer). The switch decides
+    // at enqueue (RED's own point), where q_i is known in advance.
     const uint32_t n = 2000;
     const uint64_t kmin = 100000;
     const uint64_t kmax = 1900000;
     const double pmax = 0.5;
     Star star(2, MicroSeconds(1), [&](Ptr<RdmaSwitch> sw) {
+        sw->SetAttribute("EcnMarkingPoint", StringValue("Enqueue"));
         sw->SetAttribute("EcnKmin", UintegerValue(kmin));
         sw->SetAttribute("EcnKmax", UintegerValue(kmax));
         sw->SetAttribute("EcnPmax", DoubleValue(pmax));
@@ -590,6 +594,60 @@ TEST(RdmaSwitch, EcnMarksFollowRedOnTheEgressQueue)
         aboveKmax += q > kmax ? 1 : 0;
     }
     EXPECT_EQ(aboveKmax, sure);
+    Simulator::Destroy();
+}
+
+TEST(RdmaSwitch, DefaultSwitchMarksOnTheQueueLeftBehindAtDeparture)
+{
+    // The default marking point is the egress (Dequeue), as in the DCQCN papers' switches
+    // (CoNEXT 2016 §5.1) and the HPCC simulator: the mark carries the queue when the packet
+    // leaves, not the one it found on arrival. Host 1 sends n = 200 packets of 1000 B to
+    // host 0 while host 0 pauses the switch's port 0 (XOFF at 0, XON at 50 us, after the
+    // last arrival at about 2 + 200 x 0.083 = 18.6 us); the queue then drains with no
+    // arrival, so packet i leaves n - 1 - i packets behind. Step marking at K = 100 KB
+    // (Kmin = Kmax = K): packet i is marked iff (n - 1 - i) x 1000 > K, i.e. the first 99
+    // packets (i <= 98), with the trace reporting 199 KB down to 101 KB. Marking at enqueue
+    // would mark the last 99 instead (packet i finds i x 1000 B).
+    const uint32_t n = 200;
+    const uint64_t k = 100000;
+    Star star(2, MicroSeconds(1), [&](Ptr<RdmaSwitch> sw) {
+        sw->SetAttribute("EcnKmin", UintegerValue(k));
+        sw->SetAttribute("EcnKmax", UintegerValue(k));
+        sw->SetAttribute("EcnPmax", DoubleValue(1.0));
+    });
+    std::vector<uint32_t> markQueues;
+    star.sw->TraceConnectWithoutContext(
+        "EcnMark",
+        MakeBoundCallback(
+            +[](std::vector<uint32_t>* log, Ptr<const Packet>, uint32_t, uint8_t, uint32_t q) {
+                log->push_back(q);
+            },
+            &markQueues));
+    star.HostPfcAt(0, Seconds(0), 0xFFFF);
+    star.HostPfcAt(0, MicroSeconds(50), 0);
+    Source src;
+    src.dev = star.hostDev[1];
+    src.src = SwitchStarHostAddress(1);
+    src.dst = SwitchStarHostAddress(0);
+    src.count = n;
+    src.Start(star.hosts.Get(1), MicroSeconds(2));
+    Simulator::Run();
+
+    const Sink& sink = star.sinks[0];
+    ASSERT_EQ(sink.packets, n);
+    EXPECT_EQ(star.sw->GetTotalDrops(), 0u);
+    const uint32_t marked = 99;
+    EXPECT_EQ(star.sw->GetEcnMarks(), marked);
+    ASSERT_EQ(sink.ceInOrder.size(), n);
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        EXPECT_EQ(sink.ceInOrder[i], i < marked) << "packet " << i;
+    }
+    ASSERT_EQ(markQueues.size(), marked);
+    for (uint32_t i = 0; i < marked; ++i)
+    {
+        EXPECT_EQ(markQueues[i], (n - 1 - i) * PKT) << "mark " << i;
+    }
     Simulator::Destroy();
 }
 
