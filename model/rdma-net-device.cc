@@ -130,7 +130,9 @@ class RdmaNetDevice::Ipv4FrameHeader : public Header
     // are those of the packet's own IPv4 header, which ns-3's metadata already describes).
     TypeId GetInstanceTypeId() const override
     {
-        return EthernetHeader::GetTypeId();
+        // Asked by ns-3's packet metadata on every header write: look it up once.
+        static const TypeId tid = EthernetHeader::GetTypeId();
+        return tid;
     }
 
     uint32_t GetSerializedSize() const override

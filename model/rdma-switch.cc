@@ -496,6 +496,11 @@ RdmaSwitch::BuildRouteRuns()
 {
     m_routeRuns.clear();
     const uint32_t n = static_cast<uint32_t>(m_denseRoutes.size());
+    if (n <= MIN_ENTRIES_FOR_RUNS)
+    {
+        m_routeRunsValid = true; // no runs: RouteSetId reads the flat table
+        return;
+    }
     for (uint32_t i = 0; i < n; ++i)
     {
         if (i + 1 == n || m_denseRoutes[i + 1] != m_denseRoutes[i])

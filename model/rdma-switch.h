@@ -553,6 +553,10 @@ class RdmaSwitch : public Object, public RdmaPortHandler
 
     /// Most runs looked up by binary search; with more the flat array is used.
     static constexpr std::size_t MAX_ROUTE_RUNS = 64;
+    /// Flat tables up to this many entries (16 KiB) are read directly: a binary search over
+    /// their runs costs more instructions than the load it saves (the peer's addressing,
+    /// 11.0.i.1, spreads 16 hosts over 3,841 entries in 32 runs).
+    static constexpr std::size_t MIN_ENTRIES_FOR_RUNS = 4096;
     std::vector<RouteRun> m_routeRuns; //!< runs of m_denseRoutes, if few
     bool m_routeRunsValid{false};      //!< m_routeRuns matches m_denseRoutes (Forward rebuilds)
     /// Point a destination at a next-hop set.
