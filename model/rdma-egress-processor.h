@@ -49,7 +49,8 @@ struct RdmaEgressContext
  * mark or drop itself: it returns a verdict, and the switch applies it through its single
  * accounting point (RdmaSwitch's ECN mark counter and EcnMark trace), as QueueDisc's Mark()
  * does. A stage may rewrite bytes of the packet that no other stage owns (the telemetry
- * area); it never resizes it.
+ * area); it never resizes it, and it leaves the IPv4 header to the switch (the egress port
+ * rewrites the TTL from the header bytes read at arrival unless the switch marked CE).
  *
  * The switch asks each stage, when it is added (RdmaSwitch::AddEgressProcessor) and when
  * the switch's own ECN attributes change, which hooks it uses (GetHooks) and which packets
