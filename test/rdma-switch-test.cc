@@ -513,6 +513,20 @@ TEST(RdmaSwitch, EcnMarkingFrequencyAtHeldQueueLength)
     }
 }
 
+/// Log the queue the switch's EcnMark trace reports with every CE mark.
+template <class StarT>
+void
+RecordMarkQueues(StarT& star, std::vector<uint32_t>& markQueues)
+{
+    star.sw->TraceConnectWithoutContext(
+        "EcnMark",
+        MakeBoundCallback(
+            +[](std::vector<uint32_t>* log, Ptr<const Packet>, uint32_t, uint8_t, uint32_t q) {
+                log->push_back(q);
+            },
+            &markQueues));
+}
+
 TEST(RdmaSwitch, EcnMarksFollowRedOnTheEgressQueue)
 {
     // Host 1 sends 2000 packets of 1000 B to host 0 while host 0 pauses the switch's port 0
@@ -534,13 +548,7 @@ TEST(RdmaSwitch, EcnMarksFollowRedOnTheEgressQueue)
         sw->SetAttribute("EcnPmax", DoubleValue(pmax));
     });
     std::vector<uint32_t> markQueues;
-    star.sw->TraceConnectWithoutContext(
-        "EcnMark",
-        MakeBoundCallback(
-            +[](std::vector<uint32_t>* log, Ptr<const Packet>, uint32_t, uint8_t, uint32_t q) {
-                log->push_back(q);
-            },
-            &markQueues));
+    RecordMarkQueues(star, markQueues);
     star.HostPfcAt(0, Seconds(0), 0xFFFF);
     star.HostPfcAt(0, MicroSeconds(200), 0);
     Source src;
@@ -616,13 +624,7 @@ TEST(RdmaSwitch, DefaultSwitchMarksOnTheQueueLeftBehindAtDeparture)
         sw->SetAttribute("EcnPmax", DoubleValue(1.0));
     });
     std::vector<uint32_t> markQueues;
-    star.sw->TraceConnectWithoutContext(
-        "EcnMark",
-        MakeBoundCallback(
-            +[](std::vector<uint32_t>* log, Ptr<const Packet>, uint32_t, uint8_t, uint32_t q) {
-                log->push_back(q);
-            },
-            &markQueues));
+    RecordMarkQueues(star, markQueues);
     star.HostPfcAt(0, Seconds(0), 0xFFFF);
     star.HostPfcAt(0, MicroSeconds(50), 0);
     Source src;

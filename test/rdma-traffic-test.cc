@@ -383,42 +383,28 @@ TEST(RdmaTrafficDeathTest, BadGeneratorInputIsRefusedBeforeTheRun)
         gen.SetAttribute(name, value);
         gen.Install(star.hosts);
     };
+    // A pattern with one more attribute, on 4 hosts.
+    auto installPattern =
+        [&d](const std::string& pattern, const std::string& name, const AttributeValue& value) {
+            Star star(4, "100Gbps", MicroSeconds(1));
+            star.Install();
+            RdmaFlowGeneratorHelper gen(d);
+            gen.SetAttribute("Pattern", StringValue(pattern));
+            gen.SetAttribute(name, value);
+            gen.Install(star.hosts);
+        };
     EXPECT_DEATH(install(4, "Load", DoubleValue(0)),
                  "Load 0 is invalid; valid: a fraction in \\(0, 1\\]");
     EXPECT_DEATH(install(4, "Load", DoubleValue(1.5)), "Load 1.5 is invalid");
     EXPECT_DEATH(install(4, "Load", DoubleValue(-0.2)), "Load -0.2 is invalid");
     EXPECT_DEATH(install(1, "Load", DoubleValue(0.5)),
                  "pattern Uniform needs at least 2 hosts; there are 1");
-    EXPECT_DEATH(
-        {
-            Star star(4, "100Gbps", MicroSeconds(1));
-            star.Install();
-            RdmaFlowGeneratorHelper gen(d);
-            gen.SetAttribute("Pattern", StringValue("Incast"));
-            gen.SetAttribute("Target", UintegerValue(4));
-            gen.Install(star.hosts);
-        },
-        "pattern Incast: Target 4 is invalid; valid: a host index in \\[0, 3\\]");
-    EXPECT_DEATH(
-        {
-            Star star(4, "100Gbps", MicroSeconds(1));
-            star.Install();
-            RdmaFlowGeneratorHelper gen(d);
-            gen.SetAttribute("Pattern", StringValue("HotSpot"));
-            gen.SetAttribute("Target", UintegerValue(9));
-            gen.Install(star.hosts);
-        },
-        "pattern HotSpot: Target 9 needs 10 hosts; there are 4");
-    EXPECT_DEATH(
-        {
-            Star star(4, "100Gbps", MicroSeconds(1));
-            star.Install();
-            RdmaFlowGeneratorHelper gen(d);
-            gen.SetAttribute("Pattern", StringValue("RackLocal"));
-            gen.SetAttribute("RackSize", UintegerValue(4));
-            gen.Install(star.hosts);
-        },
-        "pattern RackLocal: RackSize 4 with 4 hosts leaves no host outside the rack");
+    EXPECT_DEATH(installPattern("Incast", "Target", UintegerValue(4)),
+                 "pattern Incast: Target 4 is invalid; valid: a host index in \\[0, 3\\]");
+    EXPECT_DEATH(installPattern("HotSpot", "Target", UintegerValue(9)),
+                 "pattern HotSpot: Target 9 needs 10 hosts; there are 4");
+    EXPECT_DEATH(installPattern("RackLocal", "RackSize", UintegerValue(4)),
+                 "pattern RackLocal: RackSize 4 with 4 hosts leaves no host outside the rack");
     EXPECT_DEATH(install(4, "Fraction", DoubleValue(1.2)), "Fraction 1.2 is invalid");
 }
 
