@@ -53,6 +53,19 @@ constexpr uint32_t FIFO_TELEMETRY = 1U << 29;    //!< RoCEv2, BTH telemetry bit 
 constexpr uint32_t FIFO_ECN_CAPABLE = 1U << 30;  //!< ECT(0) or ECT(1)
 constexpr uint32_t FIFO_CHECKSUM = 1U << 31;     //!< the IPv4 header carries a checksum
 
+/// The FIFO flags every stage of a hook list requires (the AND of their filters).
+template <class HookList>
+uint32_t
+CommonFilterFlags(const HookList& hooks)
+{
+    uint32_t common = ~0U;
+    for (const auto& hook : hooks)
+    {
+        common &= hook.filterFlags;
+    }
+    return common;
+}
+
 /// The FIFO flags a stage's RdmaEgressProcessor::Filter bits require.
 inline uint32_t
 FilterFlags(uint8_t filter)
@@ -788,16 +801,8 @@ RdmaSwitch::RebuildEgressHooks()
             m_readTelemetryBit = true;
         }
     }
-    m_enqueueCommonFlags = ~0U;
-    for (const EgressHook& hook : m_enqueueHooks)
-    {
-        m_enqueueCommonFlags &= hook.filterFlags;
-    }
-    m_dequeueCommonFlags = ~0U;
-    for (const EgressHook& hook : m_dequeueHooks)
-    {
-        m_dequeueCommonFlags &= hook.filterFlags;
-    }
+    m_enqueueCommonFlags = CommonFilterFlags(m_enqueueHooks);
+    m_dequeueCommonFlags = CommonFilterFlags(m_dequeueHooks);
 }
 
 void
