@@ -24,8 +24,10 @@
 #include "ns3/rdma-module.h"
 
 #include <cmath>
+#include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <optional>
 
 using namespace ns3;
 
@@ -92,7 +94,21 @@ main(int argc, char* argv[])
     RdmaOptionChecker::OutputFile("output", output);
     RdmaOptionChecker::OutputFile("summary", summary);
     RdmaOptionChecker::Seed(seed, run);
-    const RdmaFlowSizeDistribution sizes = RdmaFlowSizeReader::Read(cdf);
+    std::ifstream cdfFile(cdf);
+    if (!cdfFile)
+    {
+        RdmaOptionChecker::Fail("cdf", cdf, "a readable flow-size CDF file (data/flow-size/*.txt)");
+    }
+    std::optional<RdmaFlowSizeDistribution> parsed;
+    try
+    {
+        parsed = RdmaFlowSizeReader::ParseOrThrow(cdfFile, cdf);
+    }
+    catch (const RdmaFlowSizeReader::Error& e)
+    {
+        RdmaOptionChecker::Fail("cdf", cdf, e.what());
+    }
+    const RdmaFlowSizeDistribution& sizes = *parsed;
 
     RdmaHelper rdma;
     rdma.SetNicAttribute("Mtu", UintegerValue(mtu));

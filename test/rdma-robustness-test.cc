@@ -620,3 +620,26 @@ TEST(RdmaRobustness, EveryExamplePrintsABalancedConservationLine)
     EXPECT_EQ(CheckConservation(loss.output, &dropped), 1u) << loss.output;
     EXPECT_GT(dropped, 0u) << loss.output;
 }
+
+// fat-tree-workload's --cdf: a missing or malformed file is an option error (status 1, the
+// file and what is wrong named), not an abort.
+TEST(RdmaRobustness, WorkloadCdfErrorsAreOptionErrors)
+{
+    if (ExamplePath("fat-tree-workload").empty())
+    {
+        GTEST_SKIP() << "examples are not built";
+    }
+    const std::string dir = OutputDir("workload-cdf");
+    const std::string base =
+        "--duration=10us --summary=" + dir + "/s.csv --output=" + dir + "/f.csv ";
+    ExpectOptionError("fat-tree-workload",
+                      base + "--cdf=" + dir + "/no-such.txt",
+                      "option --cdf: value '.*no-such.txt' is not valid; valid: a readable");
+    {
+        std::ofstream bad(dir + "/percent.txt");
+        bad << "# a CDF in percent\n1000 0\n2000 50\n4000 100\n";
+    }
+    ExpectOptionError("fat-tree-workload",
+                      base + "--cdf=" + dir + "/percent.txt",
+                      "option --cdf: value '.*percent.txt' is not valid; valid: .*percent.txt:");
+}
