@@ -12,8 +12,10 @@ option(RDMA_SANITIZE "Build with -fsanitize=address,undefined (module, tests, ex
 option(RDMA_FUZZ "Build the libFuzzer harnesses of the HPCC readers (needs clang)" OFF)
 
 if(RDMA_SANITIZE OR RDMA_FUZZ)
+  # Line tables are all a sanitizer report needs (file:line per frame); clang's full -g costs a
+  # quarter more compile time.
   add_compile_options(-fsanitize=address,undefined -fno-sanitize-recover=undefined
-                      -fno-omit-frame-pointer -g)
+                      -fno-omit-frame-pointer $<IF:$<CXX_COMPILER_ID:Clang>,-gline-tables-only,-g>)
   add_link_options(-fsanitize=address,undefined)
   message(STATUS "rdma: AddressSanitizer and UndefinedBehaviorSanitizer build")
 endif()
