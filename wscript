@@ -78,6 +78,11 @@ def build(bld):
         'model/rdma-spray-path-selector.cc',
         'model/rdma-address-interleave-path-selector.cc',
         'model/rdma-flow-size-distribution.cc',
+        'model/rdma-collective-algorithm.cc',
+        'model/rdma-collective.cc',
+        'model/rdma-direct-collective-algorithm.cc',
+        'model/rdma-halving-doubling-collective-algorithm.cc',
+        'model/rdma-ring-collective-algorithm.cc',
         'model/rdma-flow-generator.cc',
         'helper/rdma-link-helper.cc',
         'helper/rdma-helper.cc',
@@ -95,6 +100,7 @@ def build(bld):
         'helper/rdma-conservation-monitor.cc',
         'helper/dcqcn-fluid-model.cc',
         'helper/rdma-flow-size-reader.cc',
+        'helper/rdma-collective-helper.cc',
         'helper/rdma-flow-generator-helper.cc',
         'helper/rdma-flow-monitor.cc',
         ]
@@ -152,6 +158,11 @@ def build(bld):
         'model/rdma-cc-state.h',
         'model/rdma-cc-feedback.h',
         'model/rdma-flow-size-distribution.h',
+        'model/rdma-collective-algorithm.h',
+        'model/rdma-collective.h',
+        'model/rdma-direct-collective-algorithm.h',
+        'model/rdma-halving-doubling-collective-algorithm.h',
+        'model/rdma-ring-collective-algorithm.h',
         'model/rdma-flow-generator.h',
         'helper/rdma-link-helper.h',
         'helper/rdma-helper.h',
@@ -170,6 +181,7 @@ def build(bld):
         'helper/rdma-conservation-monitor.h',
         'helper/dcqcn-fluid-model.h',
         'helper/rdma-flow-size-reader.h',
+        'helper/rdma-collective-helper.h',
         'helper/rdma-flow-generator-helper.h',
         'helper/rdma-flow-monitor.h',
         ]
@@ -213,6 +225,10 @@ def build(bld):
                                           ['rdma', 'core', 'network', 'internet'])
         workload.source = 'examples/fat-tree-workload.cc'
         workload.target = 'examples/' + workload.target
+        interference = bld.create_ns3_program('collective-interference',
+                                              ['rdma', 'core', 'network', 'internet'])
+        interference.source = 'examples/collective-interference.cc'
+        interference.target = 'examples/' + interference.target
 
     # The GoogleTest tests, run by the ns-3 TestSuite "rdma" (test/rdma-test-suite.cc).
     if bld.env['RDMA_GTEST']:
@@ -248,6 +264,7 @@ def build(bld):
             'test/rdma-scale-up-test.cc',
             'test/rdma-robustness-test.cc',
             'test/rdma-traffic-test.cc',
+            'test/rdma-collective-test.cc',
             ]
         module_test.use.append('GTEST')
         module_test.defines = list(getattr(module_test, 'defines', [])) + [
