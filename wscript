@@ -79,6 +79,7 @@ def build(bld):
         'model/rdma-address-interleave-path-selector.cc',
         'model/rdma-flow-size-distribution.cc',
         'model/rdma-flow-generator.cc',
+        'model/rdma-flow-replayer.cc',
         'helper/rdma-link-helper.cc',
         'helper/rdma-helper.cc',
         'helper/rdma-routing-helper.cc',
@@ -98,6 +99,7 @@ def build(bld):
         'helper/dcqcn-fluid-model.cc',
         'helper/rdma-flow-size-reader.cc',
         'helper/rdma-flow-generator-helper.cc',
+        'helper/rdma-flow-replayer-helper.cc',
         'helper/rdma-flow-monitor.cc',
         ]
 
@@ -155,6 +157,8 @@ def build(bld):
         'model/rdma-cc-feedback.h',
         'model/rdma-flow-size-distribution.h',
         'model/rdma-flow-generator.h',
+        'model/rdma-flow-replayer.h',
+        'model/hpcc-flow.h',
         'helper/rdma-link-helper.h',
         'helper/rdma-helper.h',
         'helper/rdma-routing-helper.h',
@@ -175,6 +179,7 @@ def build(bld):
         'helper/dcqcn-fluid-model.h',
         'helper/rdma-flow-size-reader.h',
         'helper/rdma-flow-generator-helper.h',
+        'helper/rdma-flow-replayer-helper.h',
         'helper/rdma-flow-monitor.h',
         ]
 
@@ -253,6 +258,7 @@ def build(bld):
             'test/rdma-scale-up-test.cc',
             'test/rdma-robustness-test.cc',
             'test/rdma-traffic-test.cc',
+            'test/rdma-scenario-toolkit-test.cc',
             ]
         module_test.use.append('GTEST')
         module_test.defines = list(getattr(module_test, 'defines', [])) + [

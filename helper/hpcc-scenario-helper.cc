@@ -5,11 +5,13 @@
 #include "hpcc-scenario-helper.h"
 
 #include "hpcc-input-error.h"
+#include "rdma-flow-replayer-helper.h"
 #include "rdma-link-helper.h"
 #include "rdma-option-checker.h"
 #include "rdma-output-helper.h"
 #include "rdma-routing-helper.h"
 
+#include "ns3/application-container.h"
 #include "ns3/boolean.h"
 #include "ns3/config.h"
 #include "ns3/double.h"
@@ -163,12 +165,12 @@ OnPfcRx(PfcProbe* p, uint8_t cls, uint16_t quanta)
 /// State shared by the flow events.
 struct FlowRun
 {
-    RdmaHelper* rdma{nullptr};
     const HpccTopologyReader* topo{nullptr};
-    NodeContainer nodes;
     std::vector<std::vector<uint32_t>> adjacency;
     std::unordered_map<uint32_t, std::vector<PathInfo>> pathCache;
     std::vector<FlowState> flows;
+    /// Indices in `flows` of each replayer's flows (RdmaFlowReplayerHelper's order)
+    std::vector<std::vector<uint32_t>> replayerFlows;
     uint32_t mtu{1000};
     bool peerFraming{false};    //!< --framing=hpcc-sim
     bool perPairBaseRtt{false}; //!< GLOBAL_T 0: each queue pair's BaseRtt is its pair's
@@ -211,10 +213,11 @@ StandaloneFctNs(FlowRun* run, const HpccFlow& f)
     return baseRtt + static_cast<uint64_t>(static_cast<long double>(totalBytes) * 8e9L / p.bw);
 }
 
+/// Replayer `replayer`'s flow `local` completed: its fct.txt line.
 void
-OnFlowComplete(FlowRun* run, uint32_t index, const RdmaCompletion& c)
+OnFlowComplete(FlowRun* run, uint32_t replayer, uint32_t local, const RdmaCompletion& c)
 {
-    FlowState& s = run->flows[index];
+    FlowState& s = run->flows[run->replayerFlows[replayer][local]];
     s.finish = c.completionTime;
     s.done = true;
     const HpccFlow& f = *s.flow;
@@ -237,33 +240,18 @@ OnFlowComplete(FlowRun* run, uint32_t index, const RdmaCompletion& c)
     }
 }
 
-/// Start flow `index`: connect a queue pair pair and post the WRITE (node context: src).
+/// Replayer `replayer`'s flow `local` started: its queue pair and standalone FCT.
 void
-StartFlow(FlowRun* run, uint32_t index)
+OnFlowStarted(FlowRun* run,
+              uint32_t replayer,
+              uint32_t local,
+              Ptr<RdmaQueuePair> qp,
+              Ptr<RdmaQueuePair> /* peer */)
 {
-    FlowState& s = run->flows[index];
-    const HpccFlow& f = *s.flow;
-    // GLOBAL_T 0: the peer gives each queue pair its own pair's base RTT and BDP.
-    auto [qp, peer] =
-        run->perPairBaseRtt
-            ? run->rdma->Connect(run->nodes.Get(f.src),
-                                 run->nodes.Get(f.dst),
-                                 "BaseRtt",
-                                 TimeValue(NanoSeconds(PairBaseRttNs(FlowPath(run, f)))))
-            : run->rdma->Connect(run->nodes.Get(f.src), run->nodes.Get(f.dst));
-    const uint32_t dscp = (static_cast<uint32_t>(f.priorityGroup) << 3) | 2;
-    qp->SetAttribute("SourcePort", UintegerValue(s.sport));
-    qp->SetAttribute("Dscp", UintegerValue(dscp));
-    peer->SetAttribute("Dscp", UintegerValue(dscp));
-    qp->SetSendCompletionCallback(MakeBoundCallback(&OnFlowComplete, run, index));
+    FlowState& s = run->flows[run->replayerFlows[replayer][local]];
     s.qp = qp;
-    s.standaloneNs = StandaloneFctNs(run, f);
-    RdmaWorkRequest wr;
-    wr.opcode = RdmaWorkRequest::WRITE;
-    wr.wrId = index;
-    wr.length = f.size;
-    wr.remoteAddress = 0x1000;
-    qp->PostSend(wr);
+    s.sport = qp->GetSourcePort();
+    s.standaloneNs = StandaloneFctNs(run, *s.flow);
 }
 
 /// \return path relative to dir unless absolute
@@ -861,6 +849,7 @@ struct HpccScenarioHelper::State
     FlowRun run;
     PfcLog pfc;
     Time firstStart{Time::Max()};
+    ApplicationContainer replayers;       //!< one RdmaFlowReplayer per source host
     RdmaConservationMonitor conservation; //!< sent = delivered + dropped + in flight
 };
 
@@ -1082,9 +1071,7 @@ HpccScenarioHelper::Install()
     st.fctPath = st.outDir + "/" + BaseName(s.fctFile);
     st.pfcPath = st.outDir + "/" + BaseName(s.pfcFile);
     FlowRun& run = st.run;
-    run.rdma = &rdma;
     run.topo = &topoConst;
-    run.nodes = nodes;
     run.mtu = s.mtu;
     run.peerFraming = st.peerFraming;
     run.perPairBaseRtt = s.perPairBaseRtt;
@@ -1101,20 +1088,37 @@ HpccScenarioHelper::Install()
     }
     const auto& flows = flowReader.GetFlows();
     run.flows.resize(flows.size());
-    // The peer's portNumder[src][dst]: 10000 for every host pair, + 1 per flow of the pair.
-    std::unordered_map<uint64_t, uint32_t> nextPort;
+    // One RdmaFlowReplayer per source host, in node order, with its flows in file order; it
+    // numbers the UDP source ports as the peer does (10000, + 1 per flow of a (source,
+    // destination) pair) and sends priority group p with DSCP (p << 3) | 2.
+    std::map<uint32_t, std::vector<uint32_t>> bySource;
     for (uint32_t i = 0; i < flows.size(); ++i)
     {
-        const uint64_t pair = (static_cast<uint64_t>(flows[i].src) << 32) | flows[i].dst;
-        auto it = nextPort.emplace(pair, 10000).first;
         run.flows[i].flow = &flows[i];
-        run.flows[i].sport = static_cast<uint16_t>(it->second++);
         st.firstStart = std::min(st.firstStart, flows[i].start);
-        Simulator::ScheduleWithContext(nodes.Get(flows[i].src)->GetId(),
-                                       flows[i].start,
-                                       &StartFlow,
-                                       &run,
-                                       i);
+        bySource[flows[i].src].push_back(i);
+    }
+    for (auto& [src, indices] : bySource)
+    {
+        run.replayerFlows.push_back(std::move(indices));
+    }
+    RdmaFlowReplayerHelper replay(flows);
+    if (s.perPairBaseRtt)
+    {
+        // GLOBAL_T 0: the peer gives each queue pair its own pair's base RTT and BDP.
+        replay.SetConnectionAttributes([&run](const HpccFlow& f, ObjectFactory& factory) {
+            factory.Set("BaseRtt", TimeValue(NanoSeconds(PairBaseRttNs(FlowPath(&run, f)))));
+        });
+    }
+    st.replayers = replay.Install(nodes);
+    NS_ASSERT(st.replayers.GetN() == run.replayerFlows.size());
+    for (uint32_t k = 0; k < st.replayers.GetN(); ++k)
+    {
+        st.replayers.Get(k)->TraceConnectWithoutContext("FlowStarted",
+                                                        MakeBoundCallback(&OnFlowStarted, &run, k));
+        st.replayers.Get(k)->TraceConnectWithoutContext(
+            "FlowCompleted",
+            MakeBoundCallback(&OnFlowComplete, &run, k));
     }
     run.remaining = static_cast<uint32_t>(flows.size());
 

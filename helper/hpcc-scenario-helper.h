@@ -43,6 +43,7 @@ namespace ns3
  *   Simulator::Destroy();
  * \endcode
  * The caller sets Time's resolution (picoseconds for 100 Gb/s links) and the scheduler.
+ * The flows are replayed by one RdmaFlowReplayer per source host (RdmaFlowReplayerHelper).
  */
 class HpccScenarioHelper
 {

@@ -1,0 +1,119 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// The flow-file replayer (RdmaFlowReplayer, RdmaFlowReplayerHelper) of the scenario toolkit
+// the examples share.
+
+#include "rdma-test-utils.h"
+
+#include <gtest/gtest.h>
+
+using namespace ns3;
+using namespace ns3::rdmatest;
+
+namespace
+{
+
+/// What the replayer's traces recorded.
+struct Replayed
+{
+    std::vector<uint16_t> sourcePorts;
+    std::vector<uint32_t> dscps;
+    std::vector<Time> fcts;
+    std::vector<uint32_t> order; //!< flow indices in completion order
+};
+
+void
+OnStarted(Replayed* r, uint32_t index, Ptr<RdmaQueuePair> qp, Ptr<RdmaQueuePair> peer)
+{
+    r->sourcePorts[index] = qp->GetSourcePort();
+    UintegerValue dscp;
+    peer->GetAttribute("Dscp", dscp);
+    r->dscps[index] = dscp.Get();
+}
+
+void
+OnCompleted(Replayed* r,
+            Ptr<RdmaFlowReplayer> app,
+            uint32_t index,
+            const RdmaCompletion& completion)
+{
+    r->fcts[index] = completion.completionTime - app->GetFlows()[index].start;
+    r->order.push_back(index);
+}
+
+HpccFlow
+Flow(uint32_t src, uint32_t dst, uint8_t pg, uint64_t size, Time start)
+{
+    HpccFlow f;
+    f.src = src;
+    f.dst = dst;
+    f.priorityGroup = pg;
+    f.size = size;
+    f.start = start;
+    return f;
+}
+
+} // namespace
+
+// Three hosts on a switch, 100 Gb/s and 1 us links; flows that never overlap, so each has
+// the analytical FCT of a flow alone (RdmaHpccCompat.ExampleWritesFctInThePeersFormat
+// derives it): (packets x 1082 + 16) x 0.08 ns of serialization + one first packet (1098 B,
+// 87.84 ns) of store-and-forward + the ACK (86 B, 6.88 ns) over two links + 4 us of
+// propagation: 100 kB 12758.88 ns, 50 kB 8430.88 ns. Source ports are numbered per
+// destination from 10000 in list order, the DSCP is (priority group << 3) | 2.
+TEST(RdmaScenarioToolkit, ReplayerPostsEachFlowAtItsStartTime)
+{
+    Star star(3, "100Gbps", MicroSeconds(1));
+    star.rdma.SetNicAttribute("Mtu", UintegerValue(1000));
+    star.Install();
+    const std::vector<HpccFlow> flows{Flow(0, 1, 3, 100000, MicroSeconds(10)),
+                                      Flow(1, 0, 3, 50000, MicroSeconds(100)),
+                                      Flow(0, 1, 5, 100000, MicroSeconds(200)),
+                                      Flow(0, 2, 3, 50000, MicroSeconds(300))};
+    RdmaFlowReplayerHelper replay(flows);
+    ApplicationContainer apps = replay.Install(star.hosts);
+    ASSERT_EQ(apps.GetN(), 2u); // hosts 0 and 1 send
+    Ptr<RdmaFlowReplayer> host0 = DynamicCast<RdmaFlowReplayer>(apps.Get(0));
+    Ptr<RdmaFlowReplayer> host1 = DynamicCast<RdmaFlowReplayer>(apps.Get(1));
+    ASSERT_EQ(host0->GetFlows().size(), 3u);
+    ASSERT_EQ(host1->GetFlows().size(), 1u);
+    EXPECT_EQ(host0->GetNode(), star.hosts.Get(0));
+    Replayed r0;
+    Replayed r1;
+    for (auto [app, r] : {std::make_pair(host0, &r0), std::make_pair(host1, &r1)})
+    {
+        const std::size_t n = app->GetFlows().size();
+        r->sourcePorts.resize(n);
+        r->dscps.resize(n);
+        r->fcts.resize(n);
+        app->TraceConnectWithoutContext("FlowStarted", MakeBoundCallback(&OnStarted, r));
+        app->TraceConnectWithoutContext("FlowCompleted", MakeBoundCallback(&OnCompleted, r, app));
+    }
+    Simulator::Run();
+    EXPECT_EQ(host0->GetFlowsStarted(), 3u);
+    EXPECT_EQ(host0->GetFlowsCompleted(), 3u);
+    EXPECT_EQ(host0->GetBytesCompleted(), 250000u);
+    EXPECT_EQ(host1->GetFlowsCompleted(), 1u);
+    EXPECT_EQ(r0.fcts[0], PicoSeconds(12758880));
+    EXPECT_EQ(r0.fcts[1], PicoSeconds(12758880));
+    EXPECT_EQ(r0.fcts[2], PicoSeconds(8430880));
+    EXPECT_EQ(r1.fcts[0], PicoSeconds(8430880));
+    EXPECT_EQ(r0.order, (std::vector<uint32_t>{0, 1, 2}));
+    EXPECT_EQ(r0.sourcePorts, (std::vector<uint16_t>{10000, 10001, 10000}));
+    EXPECT_EQ(r1.sourcePorts, (std::vector<uint16_t>{10000}));
+    EXPECT_EQ(r0.dscps, (std::vector<uint32_t>{26, 42, 26}));
+    Simulator::Destroy();
+}
+
+// A flow list that names a node beyond the container stops before the run, naming the line.
+TEST(RdmaScenarioToolkitDeathTest, ReplayerRefusesAFlowToAMissingNode)
+{
+    Star star(2, "100Gbps", MicroSeconds(1));
+    star.Install();
+    HpccFlow f = Flow(0, 5, 3, 1000, MicroSeconds(1));
+    f.line = 7;
+    RdmaFlowReplayerHelper replay({f});
+    EXPECT_DEATH(replay.Install(star.hosts), "flow of line 7 \\(0 -> 5\\) names a node beyond");
+    Simulator::Destroy();
+}
