@@ -526,22 +526,6 @@ RunOnce(const SprayConfig& cfg, const std::string& policy, const std::string& sc
     return res;
 }
 
-std::vector<std::string>
-SplitList(const std::string& s)
-{
-    std::vector<std::string> out;
-    std::stringstream ss(s);
-    std::string item;
-    while (std::getline(ss, item, ','))
-    {
-        if (!item.empty())
-        {
-            out.push_back(item);
-        }
-    }
-    return out;
-}
-
 /// Distribution of the number of non-empty bins when k balls fall into k bins uniformly:
 /// P(b) = C(k, b) S(k, b) b! / k^k, S the Stirling numbers of the second kind.
 std::vector<double>
@@ -683,8 +667,8 @@ main(int argc, char* argv[])
                      "ns3::RdmaSackLossRecovery",
                      "ReceiverWindow");
     Check::Positive("stopTime", cfg.stopTime);
-    const std::vector<std::string> policyList = SplitList(policies);
-    const std::vector<std::string> schemeList = SplitList(schemes);
+    const std::vector<std::string> policyList = RdmaOptionChecker::SplitList(policies);
+    const std::vector<std::string> schemeList = RdmaOptionChecker::SplitList(schemes);
     for (const std::string& p : policyList)
     {
         Check::Require(PolicyTypeIds().count(p) > 0,

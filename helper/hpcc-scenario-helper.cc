@@ -25,6 +25,7 @@
 #include "ns3/rdma-nic.h"
 #include "ns3/rdma-queue-pair.h"
 #include "ns3/rdma-switch.h"
+#include "ns3/rdma-wire-size.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
@@ -53,11 +54,6 @@ namespace
 
 using Settings = HpccScenarioSettings;
 
-/// Per-packet wire bytes of a RoCEv2 WRITE packet besides the payload: Ethernet 14, IPv4
-/// 20, UDP 8, BTH 12, ICRC 4, FCS 4, preamble and SFD 8, inter-frame gap 12.
-constexpr uint64_t WIRE_OVERHEAD = RdmaNetDevice::ROCE_PACKET_OVERHEAD_BYTES;
-/// The RETH of the first packet of a WRITE.
-constexpr uint64_t RETH_BYTES = 16;
 /// The peer's per-packet bytes in its standalone FCT (scratch/third.cc qp_finish:
 /// CustomHeader::GetStaticWholeHeaderSize() - IntHeader::GetStaticSize(): Ethernet 14,
 /// IPv4 20, UDP 8, SeqTs 6).
@@ -207,9 +203,11 @@ StandaloneFctNs(FlowRun* run, const HpccFlow& f)
 {
     const PathInfo& p = FlowPath(run, f);
     const uint64_t baseRtt = PairBaseRttNs(p);
-    const uint64_t packets = (f.size + run->mtu - 1) / run->mtu;
-    const uint64_t totalBytes = run->peerFraming ? f.size + packets * PEER_STANDALONE_OVERHEAD
-                                                 : f.size + packets * WIRE_OVERHEAD + RETH_BYTES;
+    // This model's bytes (82 per packet and the RETH once, RdmaWireSize) or the peer's.
+    const uint64_t totalBytes =
+        run->peerFraming
+            ? f.size + RdmaWireSize::Packets(f.size, run->mtu) * PEER_STANDALONE_OVERHEAD
+            : RdmaWireSize::WriteMessage(f.size, run->mtu);
     return baseRtt + static_cast<uint64_t>(static_cast<long double>(totalBytes) * 8e9L / p.bw);
 }
 

@@ -1,8 +1,9 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  */
-// The flow-file replayer (RdmaFlowReplayer, RdmaFlowReplayerHelper) of the scenario toolkit
-// the examples share.
+// The scenario toolkit the examples share: the wire size of a message
+// (RdmaWireSize), the option-list splitter (RdmaOptionChecker::SplitList) and
+// the flow-file replayer (RdmaFlowReplayer, RdmaFlowReplayerHelper).
 
 #include "rdma-test-utils.h"
 
@@ -10,6 +11,38 @@
 
 using namespace ns3;
 using namespace ns3::rdmatest;
+
+// A WRITE of n bytes with MTU m: ceil(n / m) packets of 82 bytes besides the
+// payload (Ethernet 14, IPv4 20, UDP 8, BTH 12, ICRC 4, FCS 4, preamble+SFD 8,
+// gap 12) and one RETH.
+TEST(RdmaScenarioToolkit, WireSizeOfAMessage)
+{
+    EXPECT_EQ(RdmaNetDevice::ROCE_PACKET_OVERHEAD_BYTES, 82u);
+    EXPECT_EQ(RdmaWireSize::Packets(100000, 1000), 100u);
+    EXPECT_EQ(RdmaWireSize::Packets(100001, 1000), 101u);
+    EXPECT_EQ(RdmaWireSize::Packets(1, 1000), 1u);
+    EXPECT_EQ(RdmaWireSize::Packets(0, 1000),
+              1u); // a zero-byte WRITE is one packet
+    EXPECT_EQ(RdmaWireSize::WriteMessage(100000, 1000), 100000u + 100 * 82 + 16);
+    EXPECT_EQ(RdmaWireSize::WriteMessage(1, 1000), 1u + 82 + 16);
+    EXPECT_EQ(RdmaWireSize::WriteMessage(4099, 1024), 4099u + 5 * 82 + 16);
+    EXPECT_EQ(RdmaWireSize::FullPacket(1000), 1082u);
+    // 100 Gb/s of 1000-byte packets carries 100 x 1000 / 1082 Gb/s of payload.
+    EXPECT_DOUBLE_EQ(RdmaWireSize::PayloadRate(100e9, 1000), 100e9 * 1000 / 1082);
+    EXPECT_DOUBLE_EQ(RdmaWireSize::PayloadRate(1, 4096), 4096.0 / 4178);
+}
+
+TEST(RdmaScenarioToolkit, SplitListDropsEmptyItems)
+{
+    using V = std::vector<std::string>;
+    EXPECT_EQ(RdmaOptionChecker::SplitList("dcqcn,hpcc,timely"), (V{"dcqcn", "hpcc", "timely"}));
+    EXPECT_EQ(RdmaOptionChecker::SplitList("a,,b,"), (V{"a", "b"}));
+    EXPECT_EQ(RdmaOptionChecker::SplitList(",a"), (V{"a"}));
+    EXPECT_EQ(RdmaOptionChecker::SplitList(""), V{});
+    EXPECT_EQ(RdmaOptionChecker::SplitList(","), V{});
+    EXPECT_EQ(RdmaOptionChecker::SplitList("0,1ms"), (V{"0", "1ms"}));
+    EXPECT_EQ(RdmaOptionChecker::SplitList("1/2;3-4", ';'), (V{"1/2", "3-4"}));
+}
 
 namespace
 {
@@ -56,12 +89,14 @@ Flow(uint32_t src, uint32_t dst, uint8_t pg, uint64_t size, Time start)
 
 } // namespace
 
-// Three hosts on a switch, 100 Gb/s and 1 us links; flows that never overlap, so each has
-// the analytical FCT of a flow alone (RdmaHpccCompat.ExampleWritesFctInThePeersFormat
-// derives it): (packets x 1082 + 16) x 0.08 ns of serialization + one first packet (1098 B,
-// 87.84 ns) of store-and-forward + the ACK (86 B, 6.88 ns) over two links + 4 us of
-// propagation: 100 kB 12758.88 ns, 50 kB 8430.88 ns. Source ports are numbered per
-// destination from 10000 in list order, the DSCP is (priority group << 3) | 2.
+// Three hosts on a switch, 100 Gb/s and 1 us links; flows that never overlap,
+// so each has the analytical FCT of a flow alone
+// (RdmaHpccCompat.ExampleWritesFctInThePeersFormat derives it): (packets x 1082
+// + 16) x 0.08 ns of serialization + one first packet (1098 B, 87.84 ns) of
+// store-and-forward + the ACK (86 B, 6.88 ns) over two links + 4 us of
+// propagation: 100 kB 12758.88 ns, 50 kB 8430.88 ns. Source ports are numbered
+// per destination from 10000 in list order, the DSCP is (priority group << 3)
+// | 2.
 TEST(RdmaScenarioToolkit, ReplayerPostsEachFlowAtItsStartTime)
 {
     Star star(3, "100Gbps", MicroSeconds(1));
@@ -106,7 +141,8 @@ TEST(RdmaScenarioToolkit, ReplayerPostsEachFlowAtItsStartTime)
     Simulator::Destroy();
 }
 
-// A flow list that names a node beyond the container stops before the run, naming the line.
+// A flow list that names a node beyond the container stops before the run,
+// naming the line.
 TEST(RdmaScenarioToolkitDeathTest, ReplayerRefusesAFlowToAMissingNode)
 {
     Star star(2, "100Gbps", MicroSeconds(1));
