@@ -192,6 +192,9 @@ def build(bld):
         example.source = 'examples/rdma-incast.cc'
         example.target = 'examples/' + example.target
         incast_example = os.path.join(bld.path.get_bld().abspath(), example.target)
+        minimal = bld.create_ns3_program('rdma-minimal', ['rdma', 'core', 'network', 'internet'])
+        minimal.source = 'examples/rdma-minimal.cc'
+        minimal.target = 'examples/' + minimal.target
         goodput = bld.create_ns3_program('goodput-vs-loss', ['rdma', 'core', 'network', 'internet'])
         goodput.source = 'examples/goodput-vs-loss.cc'
         goodput.target = 'examples/' + goodput.target

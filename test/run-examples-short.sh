@@ -27,6 +27,7 @@ run() {
     fi
 }
 
+run rdma-minimal --size=100000
 run rdma-incast --senders=4 --size=200000 --output="$out/incast.csv" \
     --queueOutput="$out/incast-queue.csv"
 run goodput-vs-loss --schemes=gbn,gb0,sack --lossRates=0,0.01 --bytes=1000000 \
