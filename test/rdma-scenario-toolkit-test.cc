@@ -1,28 +1,29 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  */
-// The scenario toolkit the examples share: the wire size of a message
-// (RdmaWireSize), the option-list splitter (RdmaOptionChecker::SplitList) and
-// the flow-file replayer (RdmaFlowReplayer, RdmaFlowReplayerHelper).
+// The scenario toolkit the examples share: the wire size of a message (RdmaWireSize), the
+// option-list splitter (RdmaOptionChecker::SplitList), the flow-file replayer
+// (RdmaFlowReplayer, RdmaFlowReplayerHelper) and the HPCC paper's fat-tree preset
+// (FatTreeHelper::SetHpcc320).
 
 #include "rdma-test-utils.h"
 
 #include <gtest/gtest.h>
+#include <map>
+#include <tuple>
 
 using namespace ns3;
 using namespace ns3::rdmatest;
 
-// A WRITE of n bytes with MTU m: ceil(n / m) packets of 82 bytes besides the
-// payload (Ethernet 14, IPv4 20, UDP 8, BTH 12, ICRC 4, FCS 4, preamble+SFD 8,
-// gap 12) and one RETH.
+// A WRITE of n bytes with MTU m: ceil(n / m) packets of 82 bytes besides the payload
+// (Ethernet 14, IPv4 20, UDP 8, BTH 12, ICRC 4, FCS 4, preamble+SFD 8, gap 12) and one RETH.
 TEST(RdmaScenarioToolkit, WireSizeOfAMessage)
 {
     EXPECT_EQ(RdmaNetDevice::ROCE_PACKET_OVERHEAD_BYTES, 82u);
     EXPECT_EQ(RdmaWireSize::Packets(100000, 1000), 100u);
     EXPECT_EQ(RdmaWireSize::Packets(100001, 1000), 101u);
     EXPECT_EQ(RdmaWireSize::Packets(1, 1000), 1u);
-    EXPECT_EQ(RdmaWireSize::Packets(0, 1000),
-              1u); // a zero-byte WRITE is one packet
+    EXPECT_EQ(RdmaWireSize::Packets(0, 1000), 1u); // a zero-byte WRITE is one packet
     EXPECT_EQ(RdmaWireSize::WriteMessage(100000, 1000), 100000u + 100 * 82 + 16);
     EXPECT_EQ(RdmaWireSize::WriteMessage(1, 1000), 1u + 82 + 16);
     EXPECT_EQ(RdmaWireSize::WriteMessage(4099, 1024), 4099u + 5 * 82 + 16);
@@ -89,14 +90,12 @@ Flow(uint32_t src, uint32_t dst, uint8_t pg, uint64_t size, Time start)
 
 } // namespace
 
-// Three hosts on a switch, 100 Gb/s and 1 us links; flows that never overlap,
-// so each has the analytical FCT of a flow alone
-// (RdmaHpccCompat.ExampleWritesFctInThePeersFormat derives it): (packets x 1082
-// + 16) x 0.08 ns of serialization + one first packet (1098 B, 87.84 ns) of
-// store-and-forward + the ACK (86 B, 6.88 ns) over two links + 4 us of
-// propagation: 100 kB 12758.88 ns, 50 kB 8430.88 ns. Source ports are numbered
-// per destination from 10000 in list order, the DSCP is (priority group << 3)
-// | 2.
+// Three hosts on a switch, 100 Gb/s and 1 us links; flows that never overlap, so each has
+// the analytical FCT of a flow alone (RdmaHpccCompat.ExampleWritesFctInThePeersFormat
+// derives it): (packets x 1082 + 16) x 0.08 ns of serialization + one first packet (1098 B,
+// 87.84 ns) of store-and-forward + the ACK (86 B, 6.88 ns) over two links + 4 us of
+// propagation: 100 kB 12758.88 ns, 50 kB 8430.88 ns. Source ports are numbered per
+// destination from 10000 in list order, the DSCP is (priority group << 3) | 2.
 TEST(RdmaScenarioToolkit, ReplayerPostsEachFlowAtItsStartTime)
 {
     Star star(3, "100Gbps", MicroSeconds(1));
@@ -141,8 +140,7 @@ TEST(RdmaScenarioToolkit, ReplayerPostsEachFlowAtItsStartTime)
     Simulator::Destroy();
 }
 
-// A flow list that names a node beyond the container stops before the run,
-// naming the line.
+// A flow list that names a node beyond the container stops before the run, naming the line.
 TEST(RdmaScenarioToolkitDeathTest, ReplayerRefusesAFlowToAMissingNode)
 {
     Star star(2, "100Gbps", MicroSeconds(1));
@@ -152,4 +150,78 @@ TEST(RdmaScenarioToolkitDeathTest, ReplayerRefusesAFlowToAMissingNode)
     RdmaFlowReplayerHelper replay({f});
     EXPECT_DEATH(replay.Install(star.hosts), "flow of line 7 \\(0 -> 5\\) names a node beyond");
     Simulator::Destroy();
+}
+
+// FatTreeHelper::SetHpcc320 is the HPCC simulator's simulation/mix/fat.txt: 376 nodes (56
+// switches), 480 links (320 host-ToR at 100 Gb/s, 80 ToR-aggregation and 80
+// aggregation-core at 400 Gb/s, 1 us each), host i under ToR 320 + i / 16, ToR t linked to
+// the aggregation switches 340 + 4 (t / 4) .. + 3 of its pod, aggregation switch a to the
+// cores 360 + 4 (a % 4) .. + 3 (node indices as in the file).
+TEST(RdmaScenarioToolkit, Hpcc320FatTreeIsThePapersTopology)
+{
+    FatTreeHelper ft;
+    ft.SetHpcc320();
+    EXPECT_EQ(ft.GetNHosts(), 320u);
+    EXPECT_EQ(ft.GetNPods(), 5u);
+    EXPECT_EQ(ft.GetNLinks(FatTreeHelper::HOST_EDGE), 320u);
+    EXPECT_EQ(ft.GetNLinks(FatTreeHelper::EDGE_AGGREGATION), 80u);
+    EXPECT_EQ(ft.GetNLinks(FatTreeHelper::AGGREGATION_CORE), 80u);
+    RdmaHelper rdma;
+    ft.Install(rdma);
+    const NodeContainer nodes = ft.GetNodes();
+    ASSERT_EQ(nodes.GetN(), 376u);
+    EXPECT_EQ(ft.GetSwitches().GetN(), 56u);
+    EXPECT_EQ(ft.GetCoreSwitches().GetN(), 16u);
+    std::map<uint32_t, uint32_t> indexOf; // node id -> index in the file's numbering
+    for (uint32_t i = 0; i < nodes.GetN(); ++i)
+    {
+        indexOf[nodes.Get(i)->GetId()] = i;
+    }
+    // (lower, upper, rate in Gb/s) of every link, as the file lists them.
+    std::vector<std::tuple<uint32_t, uint32_t, uint64_t>> expected;
+    for (uint32_t h = 0; h < 320; ++h)
+    {
+        expected.emplace_back(h, 320 + h / 16, 100);
+    }
+    for (uint32_t t = 0; t < 20; ++t)
+    {
+        for (uint32_t j = 0; j < 4; ++j)
+        {
+            expected.emplace_back(320 + t, 340 + 4 * (t / 4) + j, 400);
+        }
+    }
+    for (uint32_t a = 0; a < 20; ++a)
+    {
+        for (uint32_t c = 0; c < 4; ++c)
+        {
+            expected.emplace_back(340 + a, 360 + 4 * (a % 4) + c, 400);
+        }
+    }
+    std::vector<std::tuple<uint32_t, uint32_t, uint64_t>> built;
+    for (auto tier : {FatTreeHelper::HOST_EDGE,
+                      FatTreeHelper::EDGE_AGGREGATION,
+                      FatTreeHelper::AGGREGATION_CORE})
+    {
+        const NetDeviceContainer d = ft.GetDevices(tier);
+        for (uint32_t i = 0; i + 1 < d.GetN(); i += 2)
+        {
+            Ptr<RdmaNetDevice> lower = DynamicCast<RdmaNetDevice>(d.Get(i));
+            EXPECT_EQ(lower->GetRdmaChannel()->GetDelay(), MicroSeconds(1));
+            built.emplace_back(indexOf.at(d.Get(i)->GetNode()->GetId()),
+                               indexOf.at(d.Get(i + 1)->GetNode()->GetId()),
+                               lower->GetDataRate().GetBitRate() / 1000000000);
+        }
+    }
+    EXPECT_EQ(built, expected);
+    Simulator::Destroy();
+}
+
+TEST(RdmaScenarioToolkitDeathTest, PodsOutOfRangeAreRefused)
+{
+    FatTreeHelper ft;
+    ft.SetThreeTier(4);
+    EXPECT_DEATH(ft.SetPods(5), "pods = 5 is invalid for k = 4; valid: 1 .. 4");
+    EXPECT_DEATH(ft.SetPods(0), "pods = 0 is invalid");
+    ft.SetLeafSpine(2, 2, 2);
+    EXPECT_DEATH(ft.SetPods(1), "a leaf-spine has no pods");
 }
