@@ -80,6 +80,7 @@ def build(bld):
         'model/rdma-flow-size-distribution.cc',
         'model/rdma-flow-generator.cc',
         'model/rdma-flow-replayer.cc',
+        'model/rdma-bulk-send-application.cc',
         'model/rdma-wire-size.cc',
         'helper/rdma-link-helper.cc',
         'helper/rdma-helper.cc',
@@ -101,6 +102,7 @@ def build(bld):
         'helper/rdma-flow-size-reader.cc',
         'helper/rdma-flow-generator-helper.cc',
         'helper/rdma-flow-replayer-helper.cc',
+        'helper/rdma-bulk-send-helper.cc',
         'helper/rdma-flow-monitor.cc',
         ]
 
@@ -159,6 +161,7 @@ def build(bld):
         'model/rdma-flow-size-distribution.h',
         'model/rdma-flow-generator.h',
         'model/rdma-flow-replayer.h',
+        'model/rdma-bulk-send-application.h',
         'model/rdma-wire-size.h',
         'model/hpcc-flow.h',
         'helper/rdma-link-helper.h',
@@ -182,6 +185,7 @@ def build(bld):
         'helper/rdma-flow-size-reader.h',
         'helper/rdma-flow-generator-helper.h',
         'helper/rdma-flow-replayer-helper.h',
+        'helper/rdma-bulk-send-helper.h',
         'helper/rdma-flow-monitor.h',
         ]
 

@@ -46,7 +46,11 @@ RdmaFlowReplayer::GetTypeId()
             .AddTraceSource("FlowCompleted",
                             "A flow's WRITE was acknowledged",
                             MakeTraceSourceAccessor(&RdmaFlowReplayer::m_flowCompletedTrace),
-                            "ns3::RdmaFlowReplayer::FlowCompletedTracedCallback");
+                            "ns3::RdmaFlowReplayer::FlowCompletedTracedCallback")
+            .AddTraceSource("QueuePairCreated",
+                            "A flow's connection: requester and responder queue pairs",
+                            MakeTraceSourceAccessor(&RdmaFlowReplayer::m_qpCreatedTrace),
+                            "ns3::RdmaFlowReplayer::QueuePairTracedCallback");
     return tid;
 }
 
@@ -175,6 +179,7 @@ RdmaFlowReplayer::StartFlow(uint32_t index)
     peer->SetAttribute("Dscp", UintegerValue(dscp));
     qp->SetSendCompletionCallback(MakeCallback(&RdmaFlowReplayer::FlowCompleted, this));
     ++m_started;
+    m_qpCreatedTrace(qp, peer);
     m_flowStartedTrace(index, qp, peer);
     RdmaWorkRequest wr;
     wr.opcode = RdmaWorkRequest::WRITE;

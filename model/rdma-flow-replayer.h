@@ -38,7 +38,7 @@ class RdmaQueuePair;
  *
  * Each flow is one event at its start time and one completion; the replayer does no
  * per-packet work. FlowStarted and FlowCompleted let a scenario (HpccScenarioHelper) record
- * the flows.
+ * the flows; QueuePairCreated (as RdmaFlowGenerator's) lets RdmaFlowMonitor watch them.
  */
 class RdmaFlowReplayer : public Application
 {
@@ -47,6 +47,9 @@ class RdmaFlowReplayer : public Application
     typedef void (*FlowStartedTracedCallback)(uint32_t index,
                                               Ptr<RdmaQueuePair> qp,
                                               Ptr<RdmaQueuePair> peer);
+    /// TracedCallback signature for a new connection (requester and responder queue pairs).
+    typedef void (*QueuePairTracedCallback)(Ptr<RdmaQueuePair> requester,
+                                            Ptr<RdmaQueuePair> responder);
     /// TracedCallback signature for a flow completion (its WRITE acknowledged).
     typedef void (*FlowCompletedTracedCallback)(uint32_t index, const RdmaCompletion& completion);
     /// Sets per-flow attributes on the factory of the flow's sending queue pair.
@@ -104,6 +107,7 @@ class RdmaFlowReplayer : public Application
 
     TracedCallback<uint32_t, Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>> m_flowStartedTrace;
     TracedCallback<uint32_t, const RdmaCompletion&> m_flowCompletedTrace;
+    TracedCallback<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>> m_qpCreatedTrace;
 };
 
 } // namespace ns3

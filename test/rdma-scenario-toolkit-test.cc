@@ -4,7 +4,7 @@
 // The scenario toolkit the examples share: the wire size of a message (RdmaWireSize), the
 // option-list splitter (RdmaOptionChecker::SplitList), the flow-file replayer
 // (RdmaFlowReplayer, RdmaFlowReplayerHelper) and the HPCC paper's fat-tree preset
-// (FatTreeHelper::SetHpcc320).
+// (FatTreeHelper::SetHpcc320) and the bulk sender (RdmaBulkSendApplication).
 
 #include "rdma-test-utils.h"
 
@@ -113,6 +113,8 @@ TEST(RdmaScenarioToolkit, ReplayerPostsEachFlowAtItsStartTime)
     ASSERT_EQ(host0->GetFlows().size(), 3u);
     ASSERT_EQ(host1->GetFlows().size(), 1u);
     EXPECT_EQ(host0->GetNode(), star.hosts.Get(0));
+    RdmaFlowMonitor monitor; // any traffic application with a QueuePairCreated trace
+    monitor.Watch(apps);
     Replayed r0;
     Replayed r1;
     for (auto [app, r] : {std::make_pair(host0, &r0), std::make_pair(host1, &r1)})
@@ -137,6 +139,69 @@ TEST(RdmaScenarioToolkit, ReplayerPostsEachFlowAtItsStartTime)
     EXPECT_EQ(r0.sourcePorts, (std::vector<uint16_t>{10000, 10001, 10000}));
     EXPECT_EQ(r1.sourcePorts, (std::vector<uint16_t>{10000}));
     EXPECT_EQ(r0.dscps, (std::vector<uint32_t>{26, 42, 26}));
+    // The monitor saw every flow, each alone: slowdown 1 (its ideal FCT is the same formula).
+    EXPECT_EQ(monitor.GetFlows(), 4u);
+    EXPECT_NEAR(monitor.GetMinSlowdown(), 1.0, 1e-3);
+    Simulator::Destroy();
+}
+
+// RdmaBulkSendApplication on the two-host star of 100 Gb/s, 1 us links, MTU 1000: a
+// one-shot WRITE of 100 kB completes at the analytical time of a flow alone, 12758.88 ns
+// (ReplayerPostsEachFlowAtItsStartTime derives it); three messages one after the other
+// (Outstanding 1) take three times that, each posted at the previous one's completion; two
+// posted at once (Outstanding 2) go back to back: (200 x 1082 + 2 x 16) x 0.08 ns + 87.84 ns
+// + 13.76 ns + 4 us = 21416.16 ns.
+TEST(RdmaScenarioToolkit, BulkSenderOneShotAndBulk)
+{
+    struct Case
+    {
+        uint64_t messages;
+        uint32_t outstanding;
+        Time last; //!< last completion, from the start at 1 us
+    };
+
+    for (const Case& c : {Case{1, 1, PicoSeconds(12758880)},
+                          Case{3, 1, PicoSeconds(3 * 12758880)},
+                          Case{2, 2, PicoSeconds(21416160)}})
+    {
+        Star star(2, "100Gbps", MicroSeconds(1));
+        star.rdma.SetNicAttribute("Mtu", UintegerValue(1000));
+        star.Install();
+        RdmaBulkSendHelper bulk(star.hosts.Get(1));
+        bulk.SetAttribute("MessageSize", UintegerValue(100000));
+        bulk.SetAttribute("Messages", UintegerValue(c.messages));
+        bulk.SetAttribute("Outstanding", UintegerValue(c.outstanding));
+        ApplicationContainer apps = bulk.Install(star.hosts.Get(0));
+        apps.Start(MicroSeconds(1));
+        RdmaFlowMonitor monitor;
+        monitor.Watch(apps);
+        Simulator::Run();
+        Ptr<RdmaBulkSendApplication> app = DynamicCast<RdmaBulkSendApplication>(apps.Get(0));
+        EXPECT_EQ(app->GetMessagesCompleted(), c.messages);
+        EXPECT_EQ(app->GetBytesCompleted(), c.messages * 100000);
+        EXPECT_EQ(monitor.GetFlows(), c.messages);
+        EXPECT_EQ(monitor.GetLastCompletion() - MicroSeconds(1), c.last)
+            << c.messages << " messages, " << c.outstanding << " outstanding";
+        Simulator::Destroy();
+    }
+}
+
+// Messages 0 sends until the application stops: the messages posted by then complete, no
+// more are posted.
+TEST(RdmaScenarioToolkit, BulkSenderRunsUntilStopped)
+{
+    Star star(2, "100Gbps", MicroSeconds(1));
+    star.rdma.SetNicAttribute("Mtu", UintegerValue(1000));
+    star.Install();
+    RdmaBulkSendHelper bulk(star.hosts.Get(1));
+    bulk.SetAttribute("MessageSize", UintegerValue(100000));
+    bulk.SetAttribute("Messages", UintegerValue(0));
+    ApplicationContainer apps = bulk.Install(star.hosts.Get(0));
+    apps.Start(MicroSeconds(1));
+    // One message every 12758.88 ns: the fourth is posted at 39.28 us, before the stop.
+    apps.Stop(MicroSeconds(45));
+    Simulator::Run();
+    EXPECT_EQ(DynamicCast<RdmaBulkSendApplication>(apps.Get(0))->GetMessagesCompleted(), 4u);
     Simulator::Destroy();
 }
 
