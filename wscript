@@ -104,6 +104,7 @@ def build(bld):
         'helper/rdma-flow-replayer-helper.cc',
         'helper/rdma-bulk-send-helper.cc',
         'helper/rdma-flow-monitor.cc',
+        'helper/rdma-port-monitor.cc',
         ]
 
     headers = bld(features='ns3header')
@@ -187,6 +188,7 @@ def build(bld):
         'helper/rdma-flow-replayer-helper.h',
         'helper/rdma-bulk-send-helper.h',
         'helper/rdma-flow-monitor.h',
+        'helper/rdma-port-monitor.h',
         ]
 
     incast_example = ''

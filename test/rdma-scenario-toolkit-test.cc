@@ -4,10 +4,12 @@
 // The scenario toolkit the examples share: the wire size of a message (RdmaWireSize), the
 // option-list splitter (RdmaOptionChecker::SplitList), the flow-file replayer
 // (RdmaFlowReplayer, RdmaFlowReplayerHelper) and the HPCC paper's fat-tree preset
-// (FatTreeHelper::SetHpcc320) and the bulk sender (RdmaBulkSendApplication).
+// (FatTreeHelper::SetHpcc320), the bulk sender (RdmaBulkSendApplication) and the per-port
+// time series (RdmaPortMonitor).
 
 #include "rdma-test-utils.h"
 
+#include <fstream>
 #include <gtest/gtest.h>
 #include <map>
 #include <tuple>
@@ -289,4 +291,116 @@ TEST(RdmaScenarioToolkitDeathTest, PodsOutOfRangeAreRefused)
     EXPECT_DEATH(ft.SetPods(0), "pods = 0 is invalid");
     ft.SetLeafSpine(2, 2, 2);
     EXPECT_DEATH(ft.SetPods(1), "a leaf-spine has no pods");
+}
+
+namespace
+{
+
+/// One line of RdmaPortMonitor's CSV.
+struct PortSample
+{
+    double timeUs;
+    uint32_t node;
+    uint32_t port;
+    double utilisation;
+    uint64_t queueBytes;
+    double pausedUs;
+};
+
+std::vector<PortSample>
+ReadPortSamples(const std::string& path)
+{
+    std::ifstream in(path);
+    std::string line;
+    std::getline(in, line);
+    EXPECT_EQ(line, "time_us,node,port,utilisation,queue_bytes,paused_us");
+    std::vector<PortSample> samples;
+    while (std::getline(in, line))
+    {
+        const auto f = RdmaOptionChecker::SplitList(line);
+        samples.push_back({std::stod(f.at(0)),
+                           static_cast<uint32_t>(std::stoul(f.at(1))),
+                           static_cast<uint32_t>(std::stoul(f.at(2))),
+                           std::stod(f.at(3)),
+                           std::stoull(f.at(4)),
+                           std::stod(f.at(5))});
+    }
+    return samples;
+}
+
+} // namespace
+
+// RdmaPortMonitor on the 8 -> 1 incast of RdmaIncast.PfcMakesEightToOneLossless (8 x 500 KB
+// into one 100 Gb/s port, 2 MiB buffer, PFC, no ECN), sampled every 10 us until 500 us:
+//  - conservation: the utilisation samples of every port add up to its wire bytes
+//    (sum u x rate x period / 8 = GetTxWireBytes, the traffic being over by 500 us);
+//  - the bottleneck (the switch's port to the receiver) is busy while the senders are
+//    backlogged: utilisation >= 0.95 in every period from 20 to 300 us (4 MB at the 92.6
+//    Gb/s goodput take 346 us), and never above 1 + one frame (1122 B in 10 us: 0.009);
+//  - the switch pauses the senders: their ports report paused time, never more than the
+//    period; the receiver is never paused.
+TEST(RdmaScenarioToolkit, PortMonitorSeesTheIncastsBottleneckAndPauses)
+{
+    Star star(9, "100Gbps", MicroSeconds(1));
+    star.rdma.SetMmuAttribute("BufferSize", UintegerValue(2 * 1024 * 1024));
+    star.rdma.SetMmuAttribute("PfcEnabled", BooleanValue(true));
+    star.rdma.SetSwitchAttribute("EcnEnabled", BooleanValue(false));
+    star.Install();
+    RdmaBulkSendHelper bulk(star.hosts.Get(8));
+    bulk.SetAttribute("MessageSize", UintegerValue(500000));
+    NodeContainer senders;
+    for (uint32_t i = 0; i < 8; ++i)
+    {
+        senders.Add(star.hosts.Get(i));
+    }
+    bulk.Install(senders).Start(Seconds(0));
+    const std::string csv = rdmatest::OutputDir() + "/ports.csv";
+    const Time period = MicroSeconds(10);
+    NodeContainer all(star.hosts, NodeContainer(star.switchNode));
+    {
+        RdmaPortMonitor ports(csv, period, MicroSeconds(500));
+        ports.Install(all);
+        Simulator::Run();
+        EXPECT_EQ(ports.GetSamples(), 50u * 18); // 18 ports (9 host links, both ends)
+    }
+    const std::vector<PortSample> samples = ReadPortSamples(csv);
+    ASSERT_EQ(samples.size(), 50u * 18);
+    const uint32_t switchId = star.switchNode->GetId();
+    std::map<std::pair<uint32_t, uint32_t>, double> wireBytes;
+    double sendersPaused = 0;
+    for (const PortSample& s : samples)
+    {
+        wireBytes[{s.node, s.port}] += s.utilisation * 100e9 * period.GetSeconds() / 8;
+        EXPECT_LE(s.pausedUs, 10.0 + 1e-6);
+        EXPECT_LE(s.utilisation, 1 + 1122 * 8 / (100e9 * 1e-5) + 1e-9);
+        if (s.node == switchId && s.port == 8 && s.timeUs >= 20 && s.timeUs <= 300)
+        {
+            EXPECT_GE(s.utilisation, 0.95) << "at " << s.timeUs << " us";
+        }
+        if (s.node != switchId && s.node != star.hosts.Get(8)->GetId())
+        {
+            sendersPaused += s.pausedUs;
+        }
+        if (s.node == star.hosts.Get(8)->GetId())
+        {
+            EXPECT_EQ(s.pausedUs, 0.0);
+        }
+    }
+    EXPECT_GT(sendersPaused, 0.0);
+    for (uint32_t n = 0; n < all.GetN(); ++n)
+    {
+        for (uint32_t d = 0; d < all.Get(n)->GetNDevices(); ++d)
+        {
+            Ptr<RdmaNetDevice> dev = DynamicCast<RdmaNetDevice>(all.Get(n)->GetDevice(d));
+            if (dev)
+            {
+                const double sampled = wireBytes[std::make_pair(all.Get(n)->GetId(), d)];
+                EXPECT_NEAR(sampled,
+                            static_cast<double>(dev->GetTxWireBytes()),
+                            1e-6 * dev->GetTxWireBytes() + 1)
+                    << "node " << all.Get(n)->GetId() << " port " << d;
+            }
+        }
+    }
+    Simulator::Destroy();
 }
