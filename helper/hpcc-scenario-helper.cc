@@ -443,41 +443,31 @@ InstallNics(RdmaHelper& rdma,
     {
         std::map<std::string, std::string> a(s.dcqcnAttributes.begin(), s.dcqcnAttributes.end());
         // Values as text (with units): ns-3 converts them to each attribute's type and
-        // stops naming the attribute if it does not exist.
-        rdma.SetCongestionControl("ns3::DcqcnCongestionControl",
-                                  "G",
-                                  StringValue(a.at("G")),
-                                  "AlphaUpdateInterval",
-                                  StringValue(a.at("AlphaUpdateInterval")),
-                                  "RateDecreaseInterval",
-                                  StringValue(a.at("RateDecreaseInterval")),
-                                  "RateIncreaseInterval",
-                                  StringValue(a.at("RateIncreaseInterval")),
-                                  "FastRecoverySteps",
-                                  StringValue(a.at("FastRecoverySteps")),
-                                  "AdditiveIncreaseRate",
-                                  StringValue(a.at("AdditiveIncreaseRate")),
-                                  "HyperIncreaseRate",
-                                  StringValue(a.at("HyperIncreaseRate")),
-                                  "MinRate",
-                                  StringValue(a.at("MinRate")),
-                                  "ClampTargetRate",
-                                  StringValue(a.at("ClampTargetRate")),
-                                  "ByteCounter",
-                                  StringValue(a.at("ByteCounter")),
-                                  // The peer's DCQCN (rdma-hw.cc, "Mellanox's version"):
-                                  // alpha sampled once per period from the first CNP, alpha
-                                  // 1 at the first CNP, RC (1 - alpha / 2) down to MinRate.
-                                  "AlphaUpdateMode",
-                                  StringValue("Periodic"),
-                                  "InitialAlpha",
-                                  StringValue("1"),
-                                  "RateDecreaseDivisor",
-                                  StringValue("2"),
-                                  "MinDecreaseFactor",
-                                  StringValue("0"),
-                                  "ClampTargetRateAfterTimeIncrease",
-                                  StringValue("true"));
+        // stops naming the attribute if it does not exist. The peer's DCQCN (rdma-hw.cc,
+        // "Mellanox's version"): alpha sampled once per period from the first CNP, alpha 1
+        // at the first CNP, RC (1 - alpha / 2) down to MinRate.
+        const std::pair<const char*, std::string> attributes[] = {
+            {"G", a.at("G")},
+            {"AlphaUpdateInterval", a.at("AlphaUpdateInterval")},
+            {"RateDecreaseInterval", a.at("RateDecreaseInterval")},
+            {"RateIncreaseInterval", a.at("RateIncreaseInterval")},
+            {"FastRecoverySteps", a.at("FastRecoverySteps")},
+            {"AdditiveIncreaseRate", a.at("AdditiveIncreaseRate")},
+            {"HyperIncreaseRate", a.at("HyperIncreaseRate")},
+            {"MinRate", a.at("MinRate")},
+            {"ClampTargetRate", a.at("ClampTargetRate")},
+            {"ByteCounter", a.at("ByteCounter")},
+            {"AlphaUpdateMode", "Periodic"},
+            {"InitialAlpha", "1"},
+            {"RateDecreaseDivisor", "2"},
+            {"MinDecreaseFactor", "0"},
+            {"ClampTargetRateAfterTimeIncrease", "true"},
+        };
+        // Each call adds to the congestion control's factory, in this order.
+        for (const auto& [name, value] : attributes)
+        {
+            rdma.SetCongestionControl("ns3::DcqcnCongestionControl", name, StringValue(value));
+        }
     }
     if (s.dcqcn || (s.ccTypeId.empty() && s.window))
     {
