@@ -20,7 +20,9 @@
  * (or --stopTime), so every started flow is measured and bytes are conserved.
  *
  * Output: a summary on stdout; one CSV line per flow in --output; the slowdown percentiles
- * by size bucket in --summary. examples/plot-fat-tree-workload.py draws --summary as a PNG.
+ * by size bucket in --summary; with --portSeries, every switch port's utilisation, queue
+ * and PFC-paused time each --portPeriod until --duration (RdmaPortMonitor).
+ * examples/plot-fat-tree-workload.py draws --summary as a PNG.
  */
 
 #include "ns3/command-line.h"
@@ -32,6 +34,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <memory>
 #include <optional>
 
 using namespace ns3;
@@ -61,6 +64,8 @@ main(int argc, char* argv[])
     uint32_t run = 0;
     std::string output = "results/fat-tree-workload-flows.csv";
     std::string summary = "results/fat-tree-workload.csv";
+    std::string portSeries;
+    Time portPeriod = MicroSeconds(10);
 
     CommandLine cmd(__FILE__);
     cmd.Usage("Open-loop flows from an empirical size CDF on a k-ary fat-tree; FCT slowdown "
@@ -90,6 +95,11 @@ main(int argc, char* argv[])
     cmd.AddValue("run", "random run number (0: ns-3's --RngRun)", run);
     cmd.AddValue("output", "CSV of per-flow records", output);
     cmd.AddValue("summary", "CSV of slowdown percentiles by size bucket", summary);
+    cmd.AddValue("portSeries",
+                 "CSV of the switch ports' utilisation, queue and paused time every "
+                 "--portPeriod while flows arrive (RdmaPortMonitor; empty: none)",
+                 portSeries);
+    cmd.AddValue("portPeriod", "sampling period of --portSeries", portPeriod);
     cmd.Parse(argc, argv);
 
     RdmaOptionChecker::Require(topology == "kary" || topology == "hpcc320",
@@ -107,6 +117,11 @@ main(int argc, char* argv[])
     RdmaOptionChecker::Positive("stopTime", stopTime);
     RdmaOptionChecker::OutputFile("output", output);
     RdmaOptionChecker::OutputFile("summary", summary);
+    if (!portSeries.empty())
+    {
+        RdmaOptionChecker::OutputFile("portSeries", portSeries);
+        RdmaOptionChecker::Positive("portPeriod", portPeriod);
+    }
     RdmaOptionChecker::Seed(seed, run);
     std::ifstream cdfFile(cdf);
     if (!cdfFile)
@@ -163,6 +178,12 @@ main(int argc, char* argv[])
     monitor.Watch(apps);
     RdmaConservationMonitor conservation;
     conservation.Install(ft.GetNodes());
+    std::unique_ptr<RdmaPortMonitor> ports; // samples until the arrivals stop
+    if (!portSeries.empty())
+    {
+        ports = std::make_unique<RdmaPortMonitor>(portSeries, portPeriod, duration);
+        ports->Install(ft.GetSwitches());
+    }
 
     Simulator::Stop(stopTime);
     Simulator::Run();
@@ -202,7 +223,11 @@ main(int argc, char* argv[])
     monitor.WriteSummary(summary);
     monitor.Flush();
     conservation.Print(std::cout, offered, monitor.GetBytesReceived());
-    std::cout << "output: " << output << ", " << summary << "\n";
+    std::cout << "output: " << output << ", " << summary
+              << (ports ? ", " + portSeries + " (" + std::to_string(ports->GetSamples()) +
+                              " port samples)"
+                        : std::string())
+              << "\n";
     Simulator::Destroy();
     return 0;
 }

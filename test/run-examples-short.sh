@@ -46,7 +46,8 @@ run incast-window-vs-rate --senders=8 --size=20000 --victimSize=100000 --cc=dctc
 run incast-window-vs-rate --senders=8 --size=20000 --victimSize=100000 --cc=swift --pfc=false \
     --lossRecovery=sack --outputDir="$out/incast-window-vs-rate"
 run fat-tree-workload --duration=300us --cdf="$src/data/flow-size/web-search.txt" \
-    --output="$out/workload-flows.csv" --summary="$out/workload.csv"
+    --output="$out/workload-flows.csv" --summary="$out/workload.csv" \
+    --portSeries="$out/workload-ports.csv"
 # hpcc-compat: the 2 -> 1 incast of the shared configuration with small flows.
 mkdir -p "$out/hpcc"
 printf '4 1 3\n3\n0 3 100Gbps 0.001ms 0\n1 3 100Gbps 0.001ms 0\n2 3 100Gbps 0.001ms 0\n' \
