@@ -84,6 +84,9 @@ def build(bld):
         'model/rdma-halving-doubling-collective-algorithm.cc',
         'model/rdma-ring-collective-algorithm.cc',
         'model/rdma-flow-generator.cc',
+        'model/rdma-flow-replayer.cc',
+        'model/rdma-bulk-send-application.cc',
+        'model/rdma-wire-size.cc',
         'helper/rdma-link-helper.cc',
         'helper/rdma-helper.cc',
         'helper/rdma-routing-helper.cc',
@@ -96,13 +99,18 @@ def build(bld):
         'helper/hpcc-flow-reader.cc',
         'helper/hpcc-config-reader.cc',
         'helper/hpcc-line-cursor.cc',
+        'helper/hpcc-config-mapper.cc',
+        'helper/hpcc-scenario-helper.cc',
         'helper/rdma-option-checker.cc',
         'helper/rdma-conservation-monitor.cc',
         'helper/dcqcn-fluid-model.cc',
         'helper/rdma-flow-size-reader.cc',
         'helper/rdma-collective-helper.cc',
         'helper/rdma-flow-generator-helper.cc',
+        'helper/rdma-flow-replayer-helper.cc',
+        'helper/rdma-bulk-send-helper.cc',
         'helper/rdma-flow-monitor.cc',
+        'helper/rdma-port-monitor.cc',
         ]
 
     headers = bld(features='ns3header')
@@ -164,6 +172,10 @@ def build(bld):
         'model/rdma-halving-doubling-collective-algorithm.h',
         'model/rdma-ring-collective-algorithm.h',
         'model/rdma-flow-generator.h',
+        'model/rdma-flow-replayer.h',
+        'model/rdma-bulk-send-application.h',
+        'model/rdma-wire-size.h',
+        'model/hpcc-flow.h',
         'helper/rdma-link-helper.h',
         'helper/rdma-helper.h',
         'helper/rdma-routing-helper.h',
@@ -177,13 +189,18 @@ def build(bld):
         'helper/hpcc-config-reader.h',
         'helper/hpcc-line-cursor.h',
         'helper/hpcc-input-error.h',
+        'helper/hpcc-config-mapper.h',
+        'helper/hpcc-scenario-helper.h',
         'helper/rdma-option-checker.h',
         'helper/rdma-conservation-monitor.h',
         'helper/dcqcn-fluid-model.h',
         'helper/rdma-flow-size-reader.h',
         'helper/rdma-collective-helper.h',
         'helper/rdma-flow-generator-helper.h',
+        'helper/rdma-flow-replayer-helper.h',
+        'helper/rdma-bulk-send-helper.h',
         'helper/rdma-flow-monitor.h',
+        'helper/rdma-port-monitor.h',
         ]
 
     incast_example = ''
@@ -193,6 +210,9 @@ def build(bld):
         example.source = 'examples/rdma-incast.cc'
         example.target = 'examples/' + example.target
         incast_example = os.path.join(bld.path.get_bld().abspath(), example.target)
+        minimal = bld.create_ns3_program('rdma-minimal', ['rdma', 'core', 'network', 'internet'])
+        minimal.source = 'examples/rdma-minimal.cc'
+        minimal.target = 'examples/' + minimal.target
         goodput = bld.create_ns3_program('goodput-vs-loss', ['rdma', 'core', 'network', 'internet'])
         goodput.source = 'examples/goodput-vs-loss.cc'
         goodput.target = 'examples/' + goodput.target
@@ -257,6 +277,7 @@ def build(bld):
             'test/rdma-topology-test.cc',
             'test/rdma-multi-plane-test.cc',
             'test/rdma-hpcc-compat-test.cc',
+            'test/rdma-hpcc-scenario-test.cc',
             'test/rdma-pfc-storm-test.cc',
             'test/rdma-cc-examples-test.cc',
             'test/rdma-ecmp-spray-test.cc',
@@ -265,6 +286,7 @@ def build(bld):
             'test/rdma-robustness-test.cc',
             'test/rdma-traffic-test.cc',
             'test/rdma-collective-test.cc',
+            'test/rdma-scenario-toolkit-test.cc',
             ]
         module_test.use.append('GTEST')
         module_test.defines = list(getattr(module_test, 'defines', [])) + [

@@ -22,6 +22,10 @@
  *  - fattree32: k = 32 (8,192 hosts, 1,280 switches), the same traffic, stopped after
  *    100 us of simulated time (set-up and memory at scale). Any even k works (fattree<k>);
  *    benchmarks/plot-scaling.py runs k = 4..32 for the scaling curve.
+ *  - workload: WebSearch (--cdf, data/flow-size/web-search.txt) at 50 % load of every host
+ *    link on a k = 4 fat-tree (16 hosts), 100 Gb/s, 1 us links, DCQCN: open-loop Poisson
+ *    flows (RdmaFlowGenerator, uniform destinations) start for 1 ms, then the run drains;
+ *    FCTs from RdmaFlowMonitor's per-flow records (written to a temporary file).
  *  - memory: builds a k-ary three-tier fat-tree (--memK, default 16: 1,024 hosts, 320
  *    switches) step by step and measures the heap in use (glibc mallinfo2) after each step,
  *    then prints the bytes of one host (node, NIC, its port and half of its cable), one switch
@@ -38,11 +42,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <malloc.h>
+#include <memory>
 #include <sys/resource.h>
+#include <unistd.h>
 
 using namespace ns3;
 
@@ -223,7 +230,11 @@ main(int argc, char* argv[])
     std::string scenario = "incast";
     std::string scheduler = "ns3::PriorityQueueScheduler";
     CommandLine cmd(__FILE__);
-    cmd.AddValue("scenario", "incast | leafspine16 | fattree<k> (k even) | memory", scenario);
+    cmd.AddValue("scenario",
+                 "incast | leafspine16 | fattree<k> (k even) | workload | memory",
+                 scenario);
+    std::string cdf = "data/flow-size/web-search.txt";
+    cmd.AddValue("cdf", "workload scenario: the flow-size CDF file", cdf);
     uint32_t memK = 16;
     uint32_t memQps = 1024;
     cmd.AddValue("memK", "memory scenario: fat-tree arity", memK);
@@ -254,6 +265,9 @@ main(int argc, char* argv[])
     NetDeviceContainer devices;
     std::vector<Flow> flows;
     flows.reserve(1024);
+    ApplicationContainer generators; // workload
+    std::unique_ptr<RdmaFlowMonitor> monitor;
+    std::string monitorCsv;
 
     if (scenario == "incast")
     {
@@ -306,10 +320,11 @@ main(int argc, char* argv[])
             }
         }
     }
-    else if (scenario.rfind("fattree", 0) == 0)
+    else if (scenario.rfind("fattree", 0) == 0 || scenario == "workload")
     {
-        // fattree<k>: any even k >= 4 (FatTreeHelper validates it).
-        const uint32_t k = static_cast<uint32_t>(std::stoul(scenario.substr(7)));
+        // fattree<k>: any even k >= 4 (FatTreeHelper validates it); workload: k = 4.
+        const uint32_t k =
+            scenario == "workload" ? 4 : static_cast<uint32_t>(std::stoul(scenario.substr(7)));
         NS_ABORT_MSG_IF(k < 4, "--scenario " << scenario << ": k must be at least 4 (16 hosts)");
         rdma.SetCongestionControl("ns3::DcqcnCongestionControl");
         rdma.SetSwitchAttribute("EcnEnabled", BooleanValue(true));
@@ -325,31 +340,50 @@ main(int argc, char* argv[])
         {
             devices.Add(tree.GetDevices(tier));
         }
-        // A fixed permutation (seeded, reproducible) avoiding the sender's own edge switch.
-        const uint32_t n = hosts.GetN();
-        Ptr<UniformRandomVariable> rv = CreateObject<UniformRandomVariable>();
-        rv->SetStream(12345);
-        std::vector<uint32_t> perm(n);
-        for (uint32_t i = 0; i < n; ++i)
+        if (scenario == "workload")
         {
-            perm[i] = (i + tree.GetHostsPerEdge()) % n; // a valid start: the next edge
+            RdmaFlowGeneratorHelper gen(RdmaFlowSizeReader::Read(cdf));
+            gen.SetAttribute("Load", DoubleValue(0.5));
+            generators = gen.Install(hosts);
+            RdmaFlowGeneratorHelper::AssignStreams(generators, 1000);
+            generators.Start(Seconds(0));
+            generators.Stop(MilliSeconds(1));
+            char name[] = "/tmp/rdma-bench-workload-XXXXXX";
+            const int fd = mkstemp(name);
+            NS_ABORT_MSG_IF(fd < 0, "workload: cannot create a temporary file");
+            close(fd);
+            monitorCsv = name;
+            monitor = std::make_unique<RdmaFlowMonitor>(monitorCsv);
+            monitor->Watch(generators);
         }
-        for (uint32_t i = n; i-- > 1;)
+        else
         {
-            const uint32_t j = rv->GetInteger(0, i);
-            if (tree.GetEdgeOfHost(perm[j]) != tree.GetEdgeOfHost(i) &&
-                tree.GetEdgeOfHost(perm[i]) != tree.GetEdgeOfHost(j))
+            // A fixed permutation (seeded, reproducible) avoiding the sender's own edge switch.
+            const uint32_t n = hosts.GetN();
+            Ptr<UniformRandomVariable> rv = CreateObject<UniformRandomVariable>();
+            rv->SetStream(12345);
+            std::vector<uint32_t> perm(n);
+            for (uint32_t i = 0; i < n; ++i)
             {
-                std::swap(perm[i], perm[j]);
+                perm[i] = (i + tree.GetHostsPerEdge()) % n; // a valid start: the next edge
             }
-        }
-        for (uint32_t i = 0; i < n; ++i)
-        {
-            AddFlow(flows, rdma, hosts.Get(i), hosts.Get(perm[i]), 1000000, Seconds(0));
-        }
-        for (uint32_t i = 1; i <= std::min<uint32_t>(16, n - 1); ++i)
-        {
-            AddFlow(flows, rdma, hosts.Get(n - i), hosts.Get(0), 256000, Seconds(0));
+            for (uint32_t i = n; i-- > 1;)
+            {
+                const uint32_t j = rv->GetInteger(0, i);
+                if (tree.GetEdgeOfHost(perm[j]) != tree.GetEdgeOfHost(i) &&
+                    tree.GetEdgeOfHost(perm[i]) != tree.GetEdgeOfHost(j))
+                {
+                    std::swap(perm[i], perm[j]);
+                }
+            }
+            for (uint32_t i = 0; i < n; ++i)
+            {
+                AddFlow(flows, rdma, hosts.Get(i), hosts.Get(perm[i]), 1000000, Seconds(0));
+            }
+            for (uint32_t i = 1; i <= std::min<uint32_t>(16, n - 1); ++i)
+            {
+                AddFlow(flows, rdma, hosts.Get(n - i), hosts.Get(0), 256000, Seconds(0));
+            }
         }
     }
     else
@@ -357,7 +391,7 @@ main(int argc, char* argv[])
         NS_ABORT_MSG("unknown --scenario '" << scenario
                                             << "'; valid: incast, leafspine16, fattree<k> "
                                                "(k even, e.g. fattree8, fattree16, fattree32), "
-                                               "memory");
+                                               "workload, memory");
     }
     rdma.AssignStreams(switches, 0);
     for (auto& f : flows)
@@ -397,6 +431,26 @@ main(int argc, char* argv[])
             fcts.push_back((f.finish - f.start).GetSeconds() * 1e6);
         }
     }
+    std::size_t nFlows = flows.size();
+    if (monitor)
+    {
+        // The workload's flows: every started flow, FCTs from the monitor's records.
+        nFlows = 0;
+        for (uint32_t i = 0; i < generators.GetN(); ++i)
+        {
+            nFlows += DynamicCast<RdmaFlowGenerator>(generators.Get(i))->GetFlowsStarted();
+        }
+        monitor->Flush();
+        std::ifstream csv(monitorCsv);
+        std::string line;
+        std::getline(csv, line); // header
+        while (std::getline(csv, line))
+        {
+            const std::vector<std::string> field = RdmaOptionChecker::SplitList(line);
+            fcts.push_back(std::stod(field.at(5))); // fct_us
+        }
+        std::remove(monitorCsv.c_str());
+    }
     std::sort(fcts.begin(), fcts.end());
     auto pct = [&fcts](double p) {
         return fcts.empty() ? 0.0 : fcts[std::min(fcts.size() - 1, std::size_t(p * fcts.size()))];
@@ -425,7 +479,7 @@ main(int argc, char* argv[])
 
     std::cout << std::fixed << std::setprecision(3) << "scenario=" << scenario
               << " scheduler=" << scheduler << " hosts=" << hosts.GetN()
-              << " switches=" << switches.GetN() << " flows=" << flows.size()
+              << " switches=" << switches.GetN() << " flows=" << nFlows
               << " completed=" << fcts.size() << " setup_s=" << setupWall << " wall_s=" << wall
               << " user_s=" << user << " peak_rss_mb=" << peakKb / 1024.0 << " events=" << events
               << " events_per_s=" << std::setprecision(0) << events / wall
@@ -437,5 +491,5 @@ main(int argc, char* argv[])
               << " rss_bytes_per_node=" << peakKb * 1024.0 / (hosts.GetN() + switches.GetN())
               << std::endl;
     Simulator::Destroy();
-    return fcts.size() == flows.size() || !stopTime.IsZero() ? 0 : 1;
+    return fcts.size() == nFlows || !stopTime.IsZero() ? 0 : 1;
 }

@@ -39,7 +39,7 @@ import statistics
 import subprocess
 import sys
 
-SCENARIOS = ["incast", "leafspine16", "fattree8", "fattree16"]
+SCENARIOS = ["incast", "leafspine16", "fattree8", "fattree16", "workload"]
 # The peer simulator's own inputs (copies of ../shared/bench in test/data/hpcc), run
 # unchanged through examples/hpcc-compat.
 HPCC_SCENARIOS = {"hpcc-a2a16": "flow_a2a16.txt", "hpcc-incast15": "flow_incast15.txt"}
@@ -56,6 +56,8 @@ INSTRUCTION_TOLERANCE = 0.01
 CALLGRIND = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
 HERE = os.path.dirname(os.path.abspath(__file__))
 RECORD = os.path.join(HERE, "recorded-results.json")
+# The workload scenario's flow sizes.
+WORKLOAD_CDF = os.path.join(HERE, "..", "data", "flow-size", "web-search.txt")
 
 
 SCHEDULERS = ["MapScheduler", "HeapScheduler", "PriorityQueueScheduler", "CalendarScheduler"]
@@ -163,7 +165,7 @@ def main():
     print(" | ".join(cols))
     results = {}
     for s in SCENARIOS + (["fattree32"] if args.large else []):
-        r = run(exe, s)
+        r = run(exe, s, *([f"--cdf={WORKLOAD_CDF}"] if s == "workload" else []))
         results[s] = r
         print(" | ".join(r.get(c, "") for c in cols), flush=True)
     for s, flow_file in HPCC_SCENARIOS.items():

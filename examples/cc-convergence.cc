@@ -432,8 +432,7 @@ main(int argc, char* argv[])
     series.close();
 
     // ---- summary
-    const double goodputBps =
-        lineRate.GetBitRate() * mtu / (mtu + double(RdmaNetDevice::ROCE_PACKET_OVERHEAD_BYTES));
+    const double goodputBps = RdmaWireSize::PayloadRate(lineRate.GetBitRate(), mtu);
     std::cout << std::fixed << std::setprecision(3);
     std::cout << "cc-convergence: " << nFlows << " flows -> 1, " << rate << ", delay "
               << delay.As(Time::US) << ", MTU " << mtu << ", T " << interval.As(Time::MS)

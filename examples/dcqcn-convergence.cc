@@ -56,7 +56,6 @@ namespace
 
 /// Wire bytes of a data packet besides its payload (82: Ethernet, IPv4, UDP, BTH, ICRC, FCS,
 /// preamble, inter-frame gap).
-constexpr double WIRE_OVERHEAD = RdmaNetDevice::ROCE_PACKET_OVERHEAD_BYTES;
 
 /// One flow of the experiment.
 struct Flow
@@ -156,14 +155,9 @@ std::vector<Time>
 ParseTimes(const std::string& text)
 {
     std::vector<Time> out;
-    std::stringstream ss(text);
-    std::string item;
-    while (std::getline(ss, item, ','))
+    for (const std::string& item : RdmaOptionChecker::SplitList(text))
     {
-        if (!item.empty())
-        {
-            out.push_back(item == "0" ? Time(0) : Time(item));
-        }
+        out.push_back(item == "0" ? Time(0) : Time(item));
     }
     return out;
 }
@@ -431,7 +425,7 @@ main(int argc, char* argv[])
     }
     csv << "\n" << std::setprecision(10);
     const double lineBps = static_cast<double>(DataRate(rate).GetBitRate());
-    const double wireBytes = mtu + WIRE_OVERHEAD;
+    const double wireBytes = RdmaWireSize::FullPacket(mtu);
     const double wireFactor = wireBytes / mtu; // payload bytes -> wire bytes
     Samples samples;
     samples.bytes.resize(nFlows);

@@ -13,7 +13,8 @@
  *   ...      /            \   ...       /            \   ...
  *   host k-1/              \- spine k-1/              \- host 2k-1
  *
- * Two leaves, k spines, k hosts per leaf, every link --rate and --delay. Host i of leaf 0
+ * Two leaves, k spines, k hosts per leaf (FatTreeHelper::SetLeafSpine(2, k, k)), every link
+ * --rate and --delay. Host i of leaf 0
  * WRITEs --bytes to host i of leaf 1 (k flows, all posted at t = 0). Host links and spine
  * links have the same rate, so a flow is limited only by the other flows that share its
  * spine: with a non-blocking choice of paths every flow runs at the line-rate goodput
@@ -322,34 +323,6 @@ RunOnce(const SprayConfig& cfg, const std::string& policy, const std::string& sc
     res.run = run;
     res.lineGoodputBps = LineGoodput(cfg, scheme == "sack");
 
-    NodeContainer hosts(2 * k);
-    NodeContainer leaves(2);
-    NodeContainer spines(k);
-    RdmaLinkHelper link;
-    link.SetDeviceAttribute("DataRate", StringValue(cfg.rate));
-    link.SetChannelAttribute("Delay", TimeValue(cfg.delay));
-    NetDeviceContainer all;
-    for (uint32_t l = 0; l < 2; ++l)
-    {
-        for (uint32_t h = 0; h < k; ++h)
-        {
-            all.Add(link.Install(hosts.Get(l * k + h), leaves.Get(l)));
-        }
-    }
-    RunContext ctx;
-    for (uint32_t l = 0; l < 2; ++l)
-    {
-        for (uint32_t s = 0; s < k; ++s)
-        {
-            NetDeviceContainer d = link.Install(leaves.Get(l), spines.Get(s));
-            all.Add(d);
-            if (l == 0)
-            {
-                ctx.uplinks.push_back(DynamicCast<RdmaNetDevice>(d.Get(0)));
-            }
-        }
-    }
-
     RdmaHelper rdma;
     rdma.SetNicAttribute("Mtu", UintegerValue(cfg.mtu));
     rdma.SetNicAttribute("RetransmitTimeout", TimeValue(cfg.rto));
@@ -368,11 +341,29 @@ RunOnce(const SprayConfig& cfg, const std::string& policy, const std::string& sc
     rdma.SetSwitchAttribute("EcmpSeed", UintegerValue(run));
     rdma.SetMmuAttribute("BufferSize", UintegerValue(cfg.buffer));
     rdma.SetMmuAttribute("PfcEnabled", BooleanValue(cfg.pfc));
-    rdma.InstallHosts(hosts);
-    NodeContainer switches(leaves, spines);
-    rdma.InstallSwitches(switches);
+
+    // Two leaves of k hosts each, k spines, every link --rate and --delay.
+    FatTreeHelper fabric;
+    fabric.SetLeafSpine(2, k, k);
+    for (auto tier : {FatTreeHelper::HOST_EDGE, FatTreeHelper::EDGE_AGGREGATION})
+    {
+        fabric.SetLinkRate(tier, DataRate(cfg.rate));
+        fabric.SetLinkDelay(tier, cfg.delay);
+    }
+    fabric.Install(rdma);
+    const NodeContainer hosts = fabric.GetHosts();
+    const NodeContainer switches = fabric.GetSwitches();
     rdma.AssignStreams(switches, 1);
-    RdmaRoutingHelper::PopulateRoutingTables(NodeContainer(hosts, switches));
+    NetDeviceContainer all(fabric.GetDevices(FatTreeHelper::HOST_EDGE),
+                           fabric.GetDevices(FatTreeHelper::EDGE_AGGREGATION));
+    RunContext ctx;
+    // Leaf 0's uplinks: its links to the spines are the first k leaf-spine links, each with
+    // the leaf's device first.
+    const NetDeviceContainer leafSpine = fabric.GetDevices(FatTreeHelper::EDGE_AGGREGATION);
+    for (uint32_t s = 0; s < k; ++s)
+    {
+        ctx.uplinks.push_back(DynamicCast<RdmaNetDevice>(leafSpine.Get(2 * s)));
+    }
 
     res.flows.resize(k);
     ctx.flows = &res.flows;
@@ -381,7 +372,7 @@ RunOnce(const SprayConfig& cfg, const std::string& policy, const std::string& sc
     ctx.uplinkBytesAtEnd.assign(k, 0);
     ctx.sendsLeft = k;
     std::vector<Ptr<RdmaQueuePair>> requesters;
-    Ptr<RdmaSwitch> leaf0 = leaves.Get(0)->GetObject<RdmaSwitch>();
+    Ptr<RdmaSwitch> leaf0 = fabric.GetEdgeSwitches().Get(0)->GetObject<RdmaSwitch>();
     for (uint32_t i = 0; i < k; ++i)
     {
         Ptr<Node> src = hosts.Get(i);
@@ -526,22 +517,6 @@ RunOnce(const SprayConfig& cfg, const std::string& policy, const std::string& sc
     return res;
 }
 
-std::vector<std::string>
-SplitList(const std::string& s)
-{
-    std::vector<std::string> out;
-    std::stringstream ss(s);
-    std::string item;
-    while (std::getline(ss, item, ','))
-    {
-        if (!item.empty())
-        {
-            out.push_back(item);
-        }
-    }
-    return out;
-}
-
 /// Distribution of the number of non-empty bins when k balls fall into k bins uniformly:
 /// P(b) = C(k, b) S(k, b) b! / k^k, S the Stirling numbers of the second kind.
 std::vector<double>
@@ -683,8 +658,8 @@ main(int argc, char* argv[])
                      "ns3::RdmaSackLossRecovery",
                      "ReceiverWindow");
     Check::Positive("stopTime", cfg.stopTime);
-    const std::vector<std::string> policyList = SplitList(policies);
-    const std::vector<std::string> schemeList = SplitList(schemes);
+    const std::vector<std::string> policyList = RdmaOptionChecker::SplitList(policies);
+    const std::vector<std::string> schemeList = RdmaOptionChecker::SplitList(schemes);
     for (const std::string& p : policyList)
     {
         Check::Require(PolicyTypeIds().count(p) > 0,

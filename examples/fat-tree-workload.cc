@@ -11,11 +11,18 @@
  * slowdown (FCT / FCT of the flow alone in the fabric) by flow-size bucket: the figure
  * congestion controls are compared by (HPCC, SIGCOMM 2019, Fig. 11 and its successors).
  *
+ * --topology=hpcc320 runs on the HPCC paper's fat-tree instead (FatTreeHelper::SetHpcc320:
+ * 320 hosts under 20 ToRs, 5 pods, 16 cores; 100 Gb/s host links, 400 Gb/s fabric links,
+ * 1 us each, as the HPCC simulator's simulation/mix/fat.txt); --k, --rate and --delay are
+ * then those of the preset.
+ *
  * The generators stop at --duration; the run continues until every flow has completed
  * (or --stopTime), so every started flow is measured and bytes are conserved.
  *
  * Output: a summary on stdout; one CSV line per flow in --output; the slowdown percentiles
- * by size bucket in --summary. examples/plot-fat-tree-workload.py draws --summary as a PNG.
+ * by size bucket in --summary; with --portSeries, every switch port's utilisation, queue
+ * and PFC-paused time each --portPeriod until --duration (RdmaPortMonitor).
+ * examples/plot-fat-tree-workload.py draws --summary as a PNG.
  */
 
 #include "ns3/command-line.h"
@@ -27,6 +34,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <memory>
 #include <optional>
 
 using namespace ns3;
@@ -39,6 +47,7 @@ main(int argc, char* argv[])
     Time::SetResolution(Time::PS);
     RdmaHelper::SetScheduler();
 
+    std::string topology = "kary";
     uint32_t k = 4;
     double load = 0.5;
     std::string cdf = "data/flow-size/web-search.txt";
@@ -55,10 +64,16 @@ main(int argc, char* argv[])
     uint32_t run = 0;
     std::string output = "results/fat-tree-workload-flows.csv";
     std::string summary = "results/fat-tree-workload.csv";
+    std::string portSeries;
+    Time portPeriod = MicroSeconds(10);
 
     CommandLine cmd(__FILE__);
     cmd.Usage("Open-loop flows from an empirical size CDF on a k-ary fat-tree; FCT slowdown "
               "by flow size.");
+    cmd.AddValue("topology",
+                 "kary (a k-ary fat-tree of --k, --rate, --delay) or hpcc320 (the HPCC paper's "
+                 "320-host fat-tree, FatTreeHelper::SetHpcc320)",
+                 topology);
     cmd.AddValue("k", "fat-tree arity (even; k^3/4 hosts)", k);
     cmd.AddValue("load", "offered load of every host link, payload bytes, in (0, 1]", load);
     cmd.AddValue("cdf", "flow-size CDF file (data/flow-size/*.txt format)", cdf);
@@ -80,8 +95,17 @@ main(int argc, char* argv[])
     cmd.AddValue("run", "random run number (0: ns-3's --RngRun)", run);
     cmd.AddValue("output", "CSV of per-flow records", output);
     cmd.AddValue("summary", "CSV of slowdown percentiles by size bucket", summary);
+    cmd.AddValue("portSeries",
+                 "CSV of the switch ports' utilisation, queue and paused time every "
+                 "--portPeriod while flows arrive (RdmaPortMonitor; empty: none)",
+                 portSeries);
+    cmd.AddValue("portPeriod", "sampling period of --portSeries", portPeriod);
     cmd.Parse(argc, argv);
 
+    RdmaOptionChecker::Require(topology == "kary" || topology == "hpcc320",
+                               "topology",
+                               topology,
+                               "kary, hpcc320");
     RdmaOptionChecker::Range<uint32_t>("k", k, 2, 64);
     RdmaOptionChecker::Require(k % 2 == 0, "k", k, "an even number >= 2");
     RdmaOptionChecker::Require(load > 0 && load <= 1, "load", load, "a fraction in (0, 1]");
@@ -93,6 +117,11 @@ main(int argc, char* argv[])
     RdmaOptionChecker::Positive("stopTime", stopTime);
     RdmaOptionChecker::OutputFile("output", output);
     RdmaOptionChecker::OutputFile("summary", summary);
+    if (!portSeries.empty())
+    {
+        RdmaOptionChecker::OutputFile("portSeries", portSeries);
+        RdmaOptionChecker::Positive("portPeriod", portPeriod);
+    }
     RdmaOptionChecker::Seed(seed, run);
     std::ifstream cdfFile(cdf);
     if (!cdfFile)
@@ -116,13 +145,23 @@ main(int argc, char* argv[])
     rdma.SetLoadBalancer(loadBalancer);
     rdma.SetSwitchAttribute("EcnEnabled", BooleanValue(ecn));
     FatTreeHelper ft;
-    ft.SetThreeTier(k);
-    for (auto tier : {FatTreeHelper::HOST_EDGE,
-                      FatTreeHelper::EDGE_AGGREGATION,
-                      FatTreeHelper::AGGREGATION_CORE})
+    if (topology == "hpcc320")
     {
-        ft.SetLinkRate(tier, DataRate(rate));
-        ft.SetLinkDelay(tier, delay);
+        ft.SetHpcc320();
+        k = ft.GetK();
+        rate = "100Gbps"; // the host links (Load's reference)
+        delay = MicroSeconds(1);
+    }
+    else
+    {
+        ft.SetThreeTier(k);
+        for (auto tier : {FatTreeHelper::HOST_EDGE,
+                          FatTreeHelper::EDGE_AGGREGATION,
+                          FatTreeHelper::AGGREGATION_CORE})
+        {
+            ft.SetLinkRate(tier, DataRate(rate));
+            ft.SetLinkDelay(tier, delay);
+        }
     }
     ft.Install(rdma);
     rdma.AssignStreams(ft.GetSwitches(), 0);
@@ -139,6 +178,12 @@ main(int argc, char* argv[])
     monitor.Watch(apps);
     RdmaConservationMonitor conservation;
     conservation.Install(ft.GetNodes());
+    std::unique_ptr<RdmaPortMonitor> ports; // samples until the arrivals stop
+    if (!portSeries.empty())
+    {
+        ports = std::make_unique<RdmaPortMonitor>(portSeries, portPeriod, duration);
+        ports->Install(ft.GetSwitches());
+    }
 
     Simulator::Stop(stopTime);
     Simulator::Run();
@@ -153,9 +198,12 @@ main(int argc, char* argv[])
         offered += g->GetBytesOffered();
         qps += g->GetQueuePairsCreated();
     }
-    std::cout << "fat-tree-workload: k = " << k << " (" << ft.GetNHosts() << " hosts), " << rate
-              << ", delay " << delay.As(Time::US) << ", MTU " << mtu << ", " << congestionControl
-              << (ecn ? " with ECN" : "") << ", " << loadBalancer << ", " << cdf << "\n";
+    std::cout << "fat-tree-workload: "
+              << (topology == "hpcc320" ? "HPCC's fat-tree, 400 Gb/s fabric links, " : "")
+              << "k = " << k << ", " << ft.GetNPods() << " pods (" << ft.GetNHosts() << " hosts), "
+              << rate << ", delay " << delay.As(Time::US) << ", MTU " << mtu << ", "
+              << congestionControl << (ecn ? " with ECN" : "") << ", " << loadBalancer << ", "
+              << cdf << "\n";
     RdmaFlowGeneratorHelper::PrintSummary(apps, std::cout);
     const double offeredLoad =
         offered * 8.0 / (duration.GetSeconds() * ft.GetNHosts() * DataRate(rate).GetBitRate());
@@ -175,7 +223,11 @@ main(int argc, char* argv[])
     monitor.WriteSummary(summary);
     monitor.Flush();
     conservation.Print(std::cout, offered, monitor.GetBytesReceived());
-    std::cout << "output: " << output << ", " << summary << "\n";
+    std::cout << "output: " << output << ", " << summary
+              << (ports ? ", " + portSeries + " (" + std::to_string(ports->GetSamples()) +
+                              " port samples)"
+                        : std::string())
+              << "\n";
     Simulator::Destroy();
     return 0;
 }

@@ -427,22 +427,6 @@ RunOnce(const LossRunConfig& cfg,
     return res;
 }
 
-std::vector<std::string>
-SplitList(const std::string& s)
-{
-    std::vector<std::string> out;
-    std::stringstream ss(s);
-    std::string item;
-    while (std::getline(ss, item, ','))
-    {
-        if (!item.empty())
-        {
-            out.push_back(item);
-        }
-    }
-    return out;
-}
-
 /**
  * Check --lossTarget before the first case runs: its syntax (RdmaLossHelper::Check) and
  * that it names nodes and devices of this chain: node 0 the sender (device 0), 1 the
@@ -468,9 +452,7 @@ CheckLossTarget(const LossRunConfig& cfg)
         return node == 0 ? 0 : node == 1 ? cfg.hops + 1 : node - 1;
     };
     RdmaOptionChecker::Require(cfg.lossTarget[0] == '@', "lossTarget", cfg.lossTarget, valid.str());
-    std::istringstream targets(cfg.lossTarget.substr(1));
-    std::string target;
-    while (std::getline(targets, target, ','))
+    for (const std::string& target : RdmaOptionChecker::SplitList(cfg.lossTarget.substr(1)))
     {
         uint32_t a = 0;
         uint32_t b = 0;
@@ -567,7 +549,7 @@ main(int argc, char* argv[])
                    cfg.stopFactor,
                    "a number >= 1");
     std::vector<double> rates;
-    for (const std::string& r : SplitList(lossRates))
+    for (const std::string& r : RdmaOptionChecker::SplitList(lossRates))
     {
         const std::string problem =
             RdmaLossHelper::Check(r == "0" ? std::string("none") : cfg.lossModel + ":p=" + r);
@@ -576,7 +558,7 @@ main(int argc, char* argv[])
     }
     Check::Require(!rates.empty(), "lossRates", lossRates, "comma-separated probabilities");
     CheckLossTarget(cfg);
-    const std::vector<std::string> schemeList = SplitList(schemes);
+    const std::vector<std::string> schemeList = RdmaOptionChecker::SplitList(schemes);
     for (const std::string& s : schemeList)
     {
         Check::Require(s == "gbn" || s == "gb0" || s == "sack",
@@ -590,7 +572,7 @@ main(int argc, char* argv[])
     {
         run = RngSeedManager::GetRun();
     }
-    const std::vector<std::string> ccList = SplitList(ccs);
+    const std::vector<std::string> ccList = RdmaOptionChecker::SplitList(ccs);
     RdmaOptionChecker::Require(!ccList.empty(),
                                "ccs",
                                ccs,
@@ -603,10 +585,10 @@ main(int argc, char* argv[])
 
     const double k = AnalyticalK(cfg);
     const double n = std::ceil(double(std::min(cfg.messageSize, cfg.bytes / cfg.flows)) / cfg.mtu);
-    const double overhead = RdmaNetDevice::ROCE_PACKET_OVERHEAD_BYTES; // 82 bytes
-    const double capacity = DataRate(cfg.rate).GetBitRate() * cfg.mtu / (cfg.mtu + overhead);
+    const double capacity = RdmaWireSize::PayloadRate(DataRate(cfg.rate).GetBitRate(), cfg.mtu);
     // A RETH (16 bytes) in every SACK WRITE packet.
-    const double sackHeader = (cfg.mtu + overhead) / (cfg.mtu + overhead + 16);
+    const double fullPacket = RdmaWireSize::FullPacket(cfg.mtu); // MTU + 82 bytes
+    const double sackHeader = fullPacket / (fullPacket + RdmaWireSize::RETH_BYTES);
 
     RdmaOutputHelper::CreateParentDirectories(output);
     std::ofstream csv(output);

@@ -262,14 +262,6 @@ Sample(RunState* s)
     Simulator::Schedule(s->interval, &Sample, s);
 }
 
-/// \return wire bytes of a WRITE of `bytes` payload (RETH in the first packet)
-double
-MessageWireBytes(uint64_t bytes, uint32_t mtu)
-{
-    const uint64_t packets = (bytes + mtu - 1) / mtu;
-    return bytes + packets * double(RdmaNetDevice::ROCE_PACKET_OVERHEAD_BYTES) + 16;
-}
-
 /// \return the unloaded round trip of a full data packet and its ACK over host link, trunk,
 /// host link (store and forward), plus propagation
 Time
@@ -557,13 +549,15 @@ main(int argc, char* argv[])
     }
 
     const double lineBps = host.GetBitRate();
-    const double boundUs = o.senders * MessageWireBytes(o.size, o.mtu) * 8 / lineBps * 1e6;
+    const double boundUs =
+        o.senders * double(RdmaWireSize::WriteMessage(o.size, o.mtu)) * 8 / lineBps * 1e6;
     // The victim alone: its last byte leaves the NIC after wire(size) / C; the rest of the
     // base RTT minus the one frame's serialization on the host link already counted brings
     // its ACK back.
     const Time frameTime = host.CalculateBytesTxTime(RdmaNetDevice::WireBytes(o.mtu + 44 + 14));
-    const double victimBoundUs = MessageWireBytes(o.victimSize, o.mtu) * 8 / lineBps * 1e6 +
-                                 (pathRtt - frameTime).GetSeconds() * 1e6;
+    const double victimBoundUs =
+        double(RdmaWireSize::WriteMessage(o.victimSize, o.mtu)) * 8 / lineBps * 1e6 +
+        (pathRtt - frameTime).GetSeconds() * 1e6;
     const double fctMean = r.incastFctUs.empty()
                                ? -1
                                : std::accumulate(r.incastFctUs.begin(), r.incastFctUs.end(), 0.0) /

@@ -393,8 +393,7 @@ main(int argc, char* argv[])
 
     // Summary.
     // Ethernet, IPv4, UDP, BTH, ICRC, FCS, preamble, IFG: 82 bytes.
-    const double wireOverhead = RdmaNetDevice::ROCE_PACKET_OVERHEAD_BYTES;
-    const double payloadShare = mtu / (mtu + wireOverhead);
+    const double payloadShare = RdmaWireSize::PayloadRate(1, mtu);
     const bool fixedRate = congestionControl == "ns3::RdmaFixedRateCongestionControl";
     const double offeredGbps =
         (fixedRate && DataRate(flowRate).GetBitRate() > 0 ? DataRate(flowRate) : DataRate(rate))
@@ -465,7 +464,8 @@ main(int argc, char* argv[])
     std::cout << "goodput before the storm: " << sumBefore / flows.size() << " Gb/s per flow";
     if (fixedRate)
     {
-        std::cout << " (offered " << offeredGbps << " Gb/s x MTU / (MTU + " << wireOverhead
+        std::cout << " (offered " << offeredGbps << " Gb/s x MTU / (MTU + "
+                  << RdmaNetDevice::ROCE_PACKET_OVERHEAD_BYTES
                   << ") = " << offeredGbps * payloadShare << ")";
     }
     std::cout << ", aggregate " << sumBefore << " Gb/s\n";

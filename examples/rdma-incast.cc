@@ -287,9 +287,8 @@ main(int argc, char* argv[])
            "completed\n";
 
     // Bytes per packet besides payload (82), see the file comment.
-    const double wireOverhead = RdmaNetDevice::ROCE_PACKET_OVERHEAD_BYTES;
     const double lineRate = DataRate(rate).GetBitRate();
-    const double goodputBps = lineRate * mtu / (mtu + wireOverhead);
+    const double goodputBps = RdmaWireSize::PayloadRate(lineRate, mtu);
     uint32_t completed = 0;
     uint64_t retransmissions = 0;
     uint64_t timeouts = 0;

@@ -90,7 +90,6 @@ namespace
 {
 
 /// Ethernet 14 + IPv4 20 + UDP 8 + BTH 12 + ICRC 4 + FCS 4 + preamble/SFD 8 + IFG 12.
-constexpr double DATA_OVERHEAD_BYTES = RdmaNetDevice::ROCE_PACKET_OVERHEAD_BYTES;
 /// The RETH of a WRITE's first packet.
 constexpr double RETH_BYTES = 16;
 /// An ACK: Ethernet 14 + IPv4 20 + UDP 8 + BTH 12 + AETH 4 + ICRC 4 + FCS 4 + 8 + 12.
@@ -349,7 +348,7 @@ main(int argc, char* argv[])
 
     // Analytical time (see the file comment).
     const double r = DataRate(rate).GetBitRate();
-    const double w = mtu + DATA_OVERHEAD_BYTES;
+    const double w = RdmaWireSize::FullPacket(mtu);
     const double chunkPackets = std::ceil(double(ring.chunk) / mtu);
     // ACK bytes per data packet on the busiest plane (see the file comment).
     const double ackPerPacket =

@@ -62,8 +62,39 @@ FatTreeHelper::SetThreeTier(uint32_t k)
                                              "(k = 4: 16 hosts, k = 32: 8192 hosts)");
     m_leafSpine = false;
     m_k = k;
+    m_pods = 0;
     m_hostsPerEdgeSetting = 0;
     m_oversubscription = 0;
+}
+
+void
+FatTreeHelper::SetPods(uint32_t pods)
+{
+    CheckNotInstalled("SetPods");
+    NS_ABORT_MSG_IF(m_leafSpine,
+                    "FatTreeHelper::SetPods: a leaf-spine has no pods; call "
+                    "SetThreeTier(k) first");
+    NS_ABORT_MSG_IF(pods == 0 || pods > m_k,
+                    "FatTreeHelper: pods = " << pods << " is invalid for k = " << m_k
+                                             << "; valid: 1 .. " << m_k
+                                             << " (a core switch has one port per pod)");
+    m_pods = pods;
+}
+
+void
+FatTreeHelper::SetHpcc320()
+{
+    CheckNotInstalled("SetHpcc320");
+    SetThreeTier(8);
+    SetPods(5);
+    SetHostsPerEdge(16);
+    SetLinkRate(HOST_EDGE, DataRate("100Gbps"));
+    SetLinkRate(EDGE_AGGREGATION, DataRate("400Gbps"));
+    SetLinkRate(AGGREGATION_CORE, DataRate("400Gbps"));
+    for (auto tier : {HOST_EDGE, EDGE_AGGREGATION, AGGREGATION_CORE})
+    {
+        SetLinkDelay(tier, MicroSeconds(1));
+    }
 }
 
 void
@@ -76,6 +107,7 @@ FatTreeHelper::SetLeafSpine(uint32_t leaves, uint32_t spines, uint32_t hostsPerL
                     "FatTreeHelper: leaf-spine with 0 hosts per leaf; need at least 1");
     m_leafSpine = true;
     m_k = 0;
+    m_pods = 0;
     m_leaves = leaves;
     m_spines = spines;
     m_hostsPerEdgeSetting = hostsPerLeaf;
@@ -194,12 +226,13 @@ FatTreeHelper::Validate()
     m_hostsPerEdge = GetHostsPerEdge();
     // Host counts must fit 32 bits; whether the addresses suffice is RdmaHelper's check.
     const uint64_t hosts = m_leafSpine ? uint64_t(m_leaves) * m_hostsPerEdge
-                                       : uint64_t(m_k) * (m_k / 2) * m_hostsPerEdge;
+                                       : uint64_t(GetNPods()) * (m_k / 2) * m_hostsPerEdge;
     NS_ABORT_MSG_IF(hosts > 0xFFFFFF,
                     "FatTreeHelper: " << hosts << " hosts is more than the 2^24 - 1 supported");
     const uint64_t switches =
-        uint64_t(m_planes) * (m_leafSpine ? uint64_t(m_leaves) + m_spines
-                                          : uint64_t(m_k) * m_k + uint64_t(m_k / 2) * (m_k / 2));
+        uint64_t(m_planes) * (m_leafSpine
+                                  ? uint64_t(m_leaves) + m_spines
+                                  : uint64_t(GetNPods()) * m_k + uint64_t(m_k / 2) * (m_k / 2));
     NS_ABORT_MSG_IF(hosts + switches > 0x7FFFFFFF,
                     "FatTreeHelper: " << m_planes << " planes of " << switches / m_planes
                                       << " switches and " << hosts
@@ -210,7 +243,7 @@ uint32_t
 FatTreeHelper::GetNHosts() const
 {
     const uint32_t h = GetHostsPerEdge();
-    return m_leafSpine ? m_leaves * h : m_k * (m_k / 2) * h;
+    return m_leafSpine ? m_leaves * h : GetNPods() * (m_k / 2) * h;
 }
 
 uint32_t
@@ -228,9 +261,9 @@ FatTreeHelper::GetNLinksPerPlane(Tier tier) const
     case HOST_EDGE:
         return GetNHosts();
     case EDGE_AGGREGATION:
-        return m_leafSpine ? m_leaves * m_spines : m_k * half * half;
+        return m_leafSpine ? m_leaves * m_spines : GetNPods() * half * half;
     case AGGREGATION_CORE:
-        return m_leafSpine ? 0 : m_k * half * half;
+        return m_leafSpine ? 0 : GetNPods() * half * half;
     }
     NS_ABORT_MSG("FatTreeHelper: tier " << tier << " does not exist");
     return 0;
@@ -277,8 +310,8 @@ FatTreeHelper::BuildPlane(uint32_t plane)
         return;
     }
     const uint32_t half = m_k / 2;
-    pl.edge.Create(m_k * half);
-    pl.aggregation.Create(m_k * half);
+    pl.edge.Create(GetNPods() * half);
+    pl.aggregation.Create(GetNPods() * half);
     pl.core.Create(half * half);
     for (uint32_t i = 0; i < m_hosts.GetN(); ++i)
     {
@@ -338,7 +371,7 @@ FatTreeHelper::GetK() const
 uint32_t
 FatTreeHelper::GetNPods() const
 {
-    return m_leafSpine ? 1 : m_k;
+    return m_leafSpine ? 1 : (m_pods != 0 ? m_pods : m_k);
 }
 
 uint32_t

@@ -37,7 +37,8 @@ class RdmaHelper;
  *
  *   hosts k^3/4, edge k^2/2, aggregation k^2/2, core k^2/4, links 3 k^3/4
  *
- * (k = 4: 16 hosts, 20 switches, 48 links; k = 32: 8,192 hosts, 1,280 switches). With
+ * (k = 4: 16 hosts, 20 switches, 48 links; k = 32: 8,192 hosts, 1,280 switches). SetPods
+ * builds fewer than k pods (HPCC's 320-host tree, SetHpcc320, is 5 of the 8 pods of k = 8). With
  * h hosts per edge switch the host links are k^2 h / 2, and the oversubscription of the
  * edge tier is h / (k/2) (SetOversubscription sets h from the ratio instead).
  *
@@ -122,6 +123,26 @@ class FatTreeHelper
     void SetThreeTier(uint32_t k);
 
     /**
+     * Build only `pods` of the k pods of the three-tier tree (default k): the core switches
+     * stay (k/2)^2, each with one link per pod built (and k - pods ports unused). Reset by
+     * SetThreeTier and SetLeafSpine.
+     * \param pods 1 .. k
+     */
+    void SetPods(uint32_t pods);
+
+    /**
+     * The fat-tree of the HPCC paper's evaluation (Li et al., SIGCOMM 2019, section 5.1) as
+     * its simulator ships it (simulation/mix/fat.txt of
+     * alibaba-edu/High-Precision-Congestion-Control): 320 hosts, 20 ToRs of 16 hosts, 5 pods
+     * of 4 ToRs and 4 aggregation switches, 16 core switches; 100 Gb/s host links, 400 Gb/s
+     * ToR-aggregation and aggregation-core links, 1 us each; non-blocking (16 x 100 Gb/s
+     * down, 4 x 400 Gb/s up per ToR). This is SetThreeTier(8), SetPods(5),
+     * SetHostsPerEdge(16) with those rates and delays; its node and link numbering is the
+     * file's (hosts 0-319, ToRs 320-339, aggregation 340-359, core 360-375).
+     */
+    void SetHpcc320();
+
+    /**
      * Build a two-tier leaf-spine fabric.
      * \param leaves number of leaf (ToR) switches, at least 1
      * \param spines number of spine switches, at least 1
@@ -192,7 +213,7 @@ class FatTreeHelper
     uint32_t GetHostsPerEdge() const;
     /// \return uplinks of each edge (leaf) switch: k/2, or the number of spines
     uint32_t GetUplinksPerEdge() const;
-    /// \return number of pods (three-tier: k; leaf-spine: 1)
+    /// \return number of pods (three-tier: k, or SetPods; leaf-spine: 1)
     uint32_t GetNPods() const;
     /// \return number of planes (SetPlanes; 1 by default)
     uint32_t GetNPlanes() const;
@@ -322,6 +343,7 @@ class FatTreeHelper
 
     bool m_leafSpine{false};
     uint32_t m_k{4};
+    uint32_t m_pods{0}; //!< three-tier pods, 0 = k
     uint32_t m_leaves{0};
     uint32_t m_spines{0};
     uint32_t m_hostsPerEdgeSetting{0}; //!< 0 = default

@@ -34,7 +34,7 @@ namespace ns3
  * The typed getters check the value and throw an HpccInputError naming the file, the line,
  * the key, the value and what would be valid (uncaught, it stops the program with that
  * message; examples/hpcc-compat.cc catches it and exits with status 1). The reader does not
- * interpret the keys; examples/hpcc-compat.cc maps them onto the rdma module's attributes. Its
+ * interpret the keys; HpccConfigMapper maps them onto the rdma module's attributes. Its
  * MarkUsed/GetUnusedKeys let a program prove that it handled every key it was given.
  */
 class HpccConfigReader

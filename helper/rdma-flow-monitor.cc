@@ -62,12 +62,18 @@ RdmaFlowMonitor::SetSizeBuckets(const std::vector<uint64_t>& bounds)
 void
 RdmaFlowMonitor::Watch(ApplicationContainer generators)
 {
+    // Any traffic application with a QueuePairCreated trace: RdmaFlowGenerator,
+    // RdmaFlowReplayer, RdmaBulkSendApplication.
     for (auto it = generators.Begin(); it != generators.End(); ++it)
     {
-        Ptr<RdmaFlowGenerator> g = DynamicCast<RdmaFlowGenerator>(*it);
-        NS_ABORT_MSG_IF(!g, "RdmaFlowMonitor::Watch: application is not an RdmaFlowGenerator");
-        g->TraceConnectWithoutContext("QueuePairCreated",
-                                      MakeCallback(&RdmaFlowMonitor::QueuePairCreated, this));
+        const bool connected = (*it)->TraceConnectWithoutContext(
+            "QueuePairCreated",
+            MakeCallback(&RdmaFlowMonitor::QueuePairCreated, this));
+        NS_ABORT_MSG_IF(!connected,
+                        "RdmaFlowMonitor::Watch: application "
+                            << (*it)->GetInstanceTypeId().GetName()
+                            << " has no QueuePairCreated trace; valid: ns3::RdmaFlowGenerator, "
+                               "ns3::RdmaFlowReplayer, ns3::RdmaBulkSendApplication");
     }
 }
 

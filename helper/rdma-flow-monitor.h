@@ -96,8 +96,9 @@ class RdmaFlowMonitor
     void SetSizeBuckets(const std::vector<uint64_t>& bounds);
 
     /**
-     * Watch every queue pair the generators connect (their QueuePairCreated trace).
-     * \param generators RdmaFlowGenerator applications
+     * Watch every queue pair the applications connect (their QueuePairCreated trace).
+     * \param generators RdmaFlowGenerator, RdmaFlowReplayer or RdmaBulkSendApplication
+     * applications (another application stops the program naming its TypeId)
      */
     void Watch(ApplicationContainer generators);
     /**

@@ -264,15 +264,7 @@ RdmaHelper::DoConnect(Ptr<Node> requester, Ptr<Node> responder, const AttributeL
         }
         return f;
     };
-    Ptr<RdmaQueuePair> qa = a->CreateQueuePair(factoryOf(a));
-    Ptr<RdmaQueuePair> qb = b->CreateQueuePair(factoryOf(b));
-    // Both ends start from the same PSN, as exchanged out of band in verbs.
-    UintegerValue psn;
-    qa->GetAttribute("InitialPsn", psn);
-    qb->SetAttribute("InitialPsn", psn);
-    qa->Connect(b->GetAddress(), qb->GetQpn());
-    qb->Connect(a->GetAddress(), qa->GetQpn());
-    return {qa, qb};
+    return a->Connect(b, factoryOf(a), factoryOf(b));
 }
 
 int64_t

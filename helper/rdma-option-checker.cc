@@ -209,4 +209,25 @@ RdmaOptionChecker::Seed(uint32_t seed, uint32_t run)
     }
 }
 
+std::vector<std::string>
+RdmaOptionChecker::SplitList(const std::string& list, char separator)
+{
+    std::vector<std::string> items;
+    std::string::size_type start = 0;
+    while (start <= list.size())
+    {
+        auto end = list.find(separator, start);
+        if (end == std::string::npos)
+        {
+            end = list.size();
+        }
+        if (end > start)
+        {
+            items.push_back(list.substr(start, end - start));
+        }
+        start = end + 1;
+    }
+    return items;
+}
+
 } // namespace ns3

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace ns3
 {
@@ -153,6 +154,14 @@ class RdmaOptionChecker
      * \param run the example's --run (0: keep RngRun)
      */
     static void Seed(uint32_t seed, uint32_t run);
+
+    /**
+     * Split an option's list ("a,b,c"), the one list splitter of the examples.
+     * \param list the option's text
+     * \param separator the separator (default ',')
+     * \return the items, in order, without empty ones ("a,,b," gives a and b)
+     */
+    static std::vector<std::string> SplitList(const std::string& list, char separator = ',');
 
   private:
     template <typename T>

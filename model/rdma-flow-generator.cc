@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 namespace ns3
 {
@@ -352,13 +353,9 @@ RdmaFlowGenerator::StartFlow()
         NS_ABORT_MSG_IF(!peerNic,
                         "RdmaFlowGenerator: host " << dst << " (node " << m_hosts[dst]->GetId()
                                                    << ") has no RdmaNic");
-        qp = m_nic->CreateQueuePair();
-        Ptr<RdmaQueuePair> peer = peerNic->CreateQueuePair();
-        UintegerValue psn;
-        qp->GetAttribute("InitialPsn", psn);
-        peer->SetAttribute("InitialPsn", psn);
-        qp->Connect(peerNic->GetAddress(), peer->GetQpn());
-        peer->Connect(m_nic->GetAddress(), qp->GetQpn());
+        Ptr<RdmaQueuePair> peer;
+        std::tie(qp, peer) =
+            m_nic->Connect(peerNic, m_nic->GetQueuePairFactory(), peerNic->GetQueuePairFactory());
         qp->SetSendCompletionCallback(MakeCallback(&RdmaFlowGenerator::FlowCompleted, this));
         m_destinationOf[qp->GetQpn()] = dst;
         ++m_qpsCreated;

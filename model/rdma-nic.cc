@@ -326,6 +326,21 @@ RdmaNic::GetQueuePairFactory() const
     return m_qpFactory;
 }
 
+std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>>
+RdmaNic::Connect(Ptr<RdmaNic> peer, const ObjectFactory& factory, const ObjectFactory& peerFactory)
+{
+    NS_ABORT_MSG_IF(!peer, "RdmaNic::Connect: no peer NIC");
+    Ptr<RdmaQueuePair> qa = CreateQueuePair(factory);
+    Ptr<RdmaQueuePair> qb = peer->CreateQueuePair(peerFactory);
+    // Both ends start from the same PSN, as exchanged out of band in verbs.
+    UintegerValue psn;
+    qa->GetAttribute("InitialPsn", psn);
+    qb->SetAttribute("InitialPsn", psn);
+    qa->Connect(peer->GetAddress(), qb->GetQpn());
+    qb->Connect(GetAddress(), qa->GetQpn());
+    return {qa, qb};
+}
+
 Ptr<RdmaQueuePair>
 RdmaNic::CreateQueuePair(const ObjectFactory& factory)
 {

@@ -15,6 +15,7 @@
 #include "ns3/object.h"
 #include "ns3/traced-callback.h"
 
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -141,6 +142,20 @@ class RdmaNic : public Object
 
     /// \return the factory of this NIC's queue pairs (its attributes as set so far)
     const ObjectFactory& GetQueuePairFactory() const;
+
+    /**
+     * Create a queue pair here and one on `peer` from the two factories and connect them
+     * to each other (verbs: create both ends, exchange QPN and PSN out of band; both start
+     * from this end's InitialPsn). The one connection code of RdmaHelper::Connect and the
+     * traffic applications.
+     * \param peer the responder's NIC
+     * \param factory makes this end (a copy of GetQueuePairFactory(), maybe with attributes)
+     * \param peerFactory makes the peer's end
+     * \return this end (requester) and the peer's (responder)
+     */
+    std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>> Connect(Ptr<RdmaNic> peer,
+                                                              const ObjectFactory& factory,
+                                                              const ObjectFactory& peerFactory);
 
     /**
      * \param qpn a queue pair number

@@ -27,6 +27,7 @@ run() {
     fi
 }
 
+run rdma-minimal --size=100000
 run rdma-incast --senders=4 --size=200000 --output="$out/incast.csv" \
     --queueOutput="$out/incast-queue.csv"
 run goodput-vs-loss --schemes=gbn,gb0,sack --lossRates=0,0.01 --bytes=1000000 \
@@ -45,7 +46,8 @@ run incast-window-vs-rate --senders=8 --size=20000 --victimSize=100000 --cc=dctc
 run incast-window-vs-rate --senders=8 --size=20000 --victimSize=100000 --cc=swift --pfc=false \
     --lossRecovery=sack --outputDir="$out/incast-window-vs-rate"
 run fat-tree-workload --duration=300us --cdf="$src/data/flow-size/web-search.txt" \
-    --output="$out/workload-flows.csv" --summary="$out/workload.csv"
+    --output="$out/workload-flows.csv" --summary="$out/workload.csv" \
+    --portSeries="$out/workload-ports.csv"
 run collective-interference --allReduceBytes=262144 --allToAllBytes=65536 --load=0.2 \
     --iterations=1 --jobStart=50us --cdf="$src/data/flow-size/web-search.txt" \
     --output="$out/collective-interference.csv"

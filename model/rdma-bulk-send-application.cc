@@ -1,0 +1,159 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "rdma-bulk-send-application.h"
+
+#include "rdma-nic.h"
+#include "rdma-queue-pair.h"
+
+#include "ns3/abort.h"
+#include "ns3/enum.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/log.h"
+#include "ns3/node-list.h"
+#include "ns3/node.h"
+#include "ns3/trace-source-accessor.h"
+#include "ns3/uinteger.h"
+
+#include <tuple>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RdmaBulkSendApplication");
+
+NS_OBJECT_ENSURE_REGISTERED(RdmaBulkSendApplication);
+
+TypeId
+RdmaBulkSendApplication::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::RdmaBulkSendApplication")
+            .SetParent<Application>()
+            .SetGroupName("Rdma")
+            .AddConstructor<RdmaBulkSendApplication>()
+            .AddAttribute("Remote",
+                          "IPv4 address of the responder's RdmaNic",
+                          Ipv4AddressValue(),
+                          MakeIpv4AddressAccessor(&RdmaBulkSendApplication::m_remote),
+                          MakeIpv4AddressChecker())
+            .AddAttribute("MessageSize",
+                          "Bytes of each message",
+                          UintegerValue(1 << 20),
+                          MakeUintegerAccessor(&RdmaBulkSendApplication::m_messageSize),
+                          MakeUintegerChecker<uint64_t>(1))
+            .AddAttribute("Messages",
+                          "Messages to post (1: a one-shot transfer; 0: until the application "
+                          "stops)",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&RdmaBulkSendApplication::m_messages),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("Outstanding",
+                          "Messages kept posted at once (2 or more: the send queue never runs "
+                          "dry between messages)",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&RdmaBulkSendApplication::m_outstanding),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute(
+                "Opcode",
+                "The operation: Write (RDMA WRITE) or Send",
+                EnumValue(RdmaWorkRequest::WRITE),
+                MakeEnumAccessor(&RdmaBulkSendApplication::m_opcode),
+                MakeEnumChecker(RdmaWorkRequest::WRITE, "Write", RdmaWorkRequest::SEND, "Send"))
+            .AddTraceSource("QueuePairCreated",
+                            "The connection: requester and responder queue pairs",
+                            MakeTraceSourceAccessor(&RdmaBulkSendApplication::m_qpCreatedTrace),
+                            "ns3::RdmaBulkSendApplication::QueuePairTracedCallback");
+    return tid;
+}
+
+RdmaBulkSendApplication::RdmaBulkSendApplication()
+{
+}
+
+uint64_t
+RdmaBulkSendApplication::GetMessagesCompleted() const
+{
+    return m_completed;
+}
+
+uint64_t
+RdmaBulkSendApplication::GetBytesCompleted() const
+{
+    return m_bytesCompleted;
+}
+
+Ptr<RdmaQueuePair>
+RdmaBulkSendApplication::GetQueuePair() const
+{
+    return m_qp;
+}
+
+void
+RdmaBulkSendApplication::DoDispose()
+{
+    m_qp = nullptr;
+    Application::DoDispose();
+}
+
+void
+RdmaBulkSendApplication::StartApplication()
+{
+    Ptr<RdmaNic> nic = GetNode()->GetObject<RdmaNic>();
+    NS_ABORT_MSG_IF(!nic,
+                    "RdmaBulkSendApplication: node " << GetNode()->GetId() << " has no RdmaNic");
+    Ptr<RdmaNic> peer;
+    for (uint32_t i = 0; i < NodeList::GetNNodes() && !peer; ++i)
+    {
+        Ptr<RdmaNic> n = NodeList::GetNode(i)->GetObject<RdmaNic>();
+        if (n && n != nic && n->GetAddress() == m_remote)
+        {
+            peer = n;
+        }
+    }
+    NS_ABORT_MSG_IF(!peer,
+                    "RdmaBulkSendApplication: Remote " << m_remote
+                                                       << " is not the address of another "
+                                                          "node's RdmaNic");
+    if (!m_qp)
+    {
+        Ptr<RdmaQueuePair> responder;
+        std::tie(m_qp, responder) =
+            nic->Connect(peer, nic->GetQueuePairFactory(), peer->GetQueuePairFactory());
+        m_qp->SetSendCompletionCallback(MakeCallback(&RdmaBulkSendApplication::Completed, this));
+        m_qpCreatedTrace(m_qp, responder);
+    }
+    m_running = true;
+    Post();
+}
+
+void
+RdmaBulkSendApplication::StopApplication()
+{
+    m_running = false; // messages already posted complete; no new one is posted
+}
+
+void
+RdmaBulkSendApplication::Post()
+{
+    while (m_running && m_posted - m_completed < m_outstanding &&
+           (m_messages == 0 || m_posted < m_messages))
+    {
+        RdmaWorkRequest wr;
+        wr.opcode = m_opcode;
+        wr.wrId = m_posted++;
+        wr.length = m_messageSize;
+        m_qp->PostSend(wr);
+    }
+}
+
+void
+RdmaBulkSendApplication::Completed(const RdmaCompletion& completion)
+{
+    ++m_completed;
+    m_bytesCompleted += completion.length;
+    Post();
+}
+
+} // namespace ns3
