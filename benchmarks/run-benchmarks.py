@@ -4,6 +4,7 @@
 
 Usage: benchmarks/run-benchmarks.py [--build build] [--record] [--replications N]
                                     [--schedulers [--scheduler-runs N]] [--instructions]
+                                    [--scale [--scale-k 8,16,32] [--scale-time 50us]]
 
 It also runs rdma-bench --scenario=memory: the heap bytes of one host, one switch and one
 queue pair, measured separately while a k = 16 fat-tree is built (--mem-k changes k).
@@ -30,6 +31,12 @@ some 50 times slower than the program.)
 hpcc-a2a16 and fattree8: the fastest of --scheduler-runs runs each (this VM's speed varies
 from one minute to the next, the minimum is the least disturbed run), and checks that the
 result figures are the same under every scheduler.
+
+--scale runs a series of k-ary fat-trees (--scale-k, default k = 8, 16, 32: 128 to 8,192
+hosts; the permutation traffic of the fattree scenarios) for the same simulated time
+(--scale-time) and prints per k the set-up time and peak memory, and the rate of the run
+after set-up: events per second and packet-hops per second. A change shows there its effect
+at scale, where per-switch state stops fitting in the caches.
 """
 import argparse
 import json
@@ -147,6 +154,13 @@ def main():
     ap.add_argument("--instructions", action="store_true",
                     help="also count the instructions of incast, hpcc-incast15 and hpcc-a2a16 "
                          "under valgrind's callgrind (about 10 minutes)")
+    ap.add_argument("--scale", action="store_true",
+                    help="run the fat-tree series of --scale-k for --scale-time each")
+    ap.add_argument("--scale-k", default="8,16,32",
+                    help="fat-tree arities of --scale, comma-separated even numbers "
+                         "(default 8,16,32)")
+    ap.add_argument("--scale-time", default="50us",
+                    help="simulated time of each --scale run (ns-3 time, default 50us)")
     ap.add_argument("--mem-k", type=int, default=16,
                     help="fat-tree arity of the memory-per-object measurement (default 16)")
     args = ap.parse_args()
@@ -154,6 +168,13 @@ def main():
         ap.error(f"--replications {args.replications} is not valid; valid: 1 or more")
     if args.scheduler_runs < 1:
         ap.error(f"--scheduler-runs {args.scheduler_runs} is not valid; valid: 1 or more")
+    try:
+        scale_k = [int(k) for k in args.scale_k.split(",")]
+    except ValueError:
+        scale_k = []
+    if not scale_k or any(k < 2 or k % 2 for k in scale_k):
+        ap.error(f"--scale-k {args.scale_k} is not valid; valid: even numbers >= 2, "
+                 "comma-separated (e.g. 8,16,32)")
     exe = os.path.join(args.build, "benchmarks", "rdma-bench")
     if not os.path.exists(exe):
         sys.exit(f"{exe} not found: run 'make build' first")
@@ -203,6 +224,19 @@ def main():
             print(f"{sched} | {min(float(r['wall_s']) for r in a2a):.3f} | "
                   f"{min(float(r['wall_s']) for r in ft8):.3f} | "
                   f"{'same' if same else 'DIFFERENT'}", flush=True)
+
+    if args.scale:
+        print(f"scale series: k-ary fat-trees, {args.scale_time} of simulated time each; rates "
+              "of the run after set-up")
+        print("k | hosts | switches | setup_s | run_s | events | events_per_s | packet_hops | "
+              "packet_hops_per_s | peak_rss_mb | rss_bytes_per_node")
+        for k in scale_k:
+            r = run(exe, f"fattree{k}", f"--stopTime={args.scale_time}")
+            run_s = float(r["wall_s"]) - float(r["setup_s"])
+            events, hops = int(r["events"]), int(r["packet_hops"])
+            print(f"{k} | {r['hosts']} | {r['switches']} | {r['setup_s']} | {run_s:.3f} | "
+                  f"{events} | {events / run_s:.0f} | {hops} | {hops / run_s:.0f} | "
+                  f"{r['peak_rss_mb']} | {r['rss_bytes_per_node']}", flush=True)
 
     m = run(exe, "memory", f"--memK={args.mem_k}", f"--memQps={args.mem_k ** 3 // 4}")
     print(f"memory (heap in use, k={m['k']} fat-tree: {m['hosts']} hosts, {m['switches']} "
