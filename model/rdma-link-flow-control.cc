@@ -39,6 +39,7 @@ RdmaLinkFlowControl::DoDispose()
 {
     m_device = nullptr;
     m_mmu = nullptr;
+    m_mmuRaw = nullptr;
     Object::DoDispose();
 }
 
@@ -65,6 +66,7 @@ RdmaLinkFlowControl::SetSwitchPort(Ptr<RdmaSwitchMmu> mmu, uint32_t port)
 {
     NS_LOG_FUNCTION(this << mmu << port);
     m_mmu = mmu;
+    m_mmuRaw = PeekPointer(mmu);
     m_port = port;
     DoSetSwitchPort();
 }
@@ -116,18 +118,6 @@ RdmaLinkFlowControl::SetNotifications(bool transmit, bool receive)
 {
     m_wantsTransmit = transmit;
     m_wantsReceive = receive;
-}
-
-Ptr<RdmaSwitchMmu>
-RdmaLinkFlowControl::GetMmu() const
-{
-    return m_mmu;
-}
-
-uint32_t
-RdmaLinkFlowControl::GetSwitchPort() const
-{
-    return m_port;
 }
 
 void

@@ -134,6 +134,17 @@ class RdmaLinkFlowControl : public Object
      * \param bytes the IPv4 packet's bytes
      */
     virtual void NotifyIngressAdmitted(uint8_t cls, uint32_t bytes);
+
+    /**
+     * \param cls traffic class
+     * \return true if the switch is to call NotifyIngressReleased for the class (a cached
+     *         mask: PFC wants it only for the classes it paused)
+     */
+    bool WantsIngressReleased(uint8_t cls) const
+    {
+        return (m_releaseMask >> cls) & 1U;
+    }
+
     /**
      * Switch side: bytes of the class left this port's ingress buffer (the packet started
      * transmission at its egress, or was discarded there).
@@ -170,17 +181,40 @@ class RdmaLinkFlowControl : public Object
      * \param receive ask for NotifyReceive
      */
     void SetNotifications(bool transmit, bool receive);
+
     /// \return the switch's MMU (null unless a switch port)
-    Ptr<RdmaSwitchMmu> GetMmu() const;
+    RdmaSwitchMmu* GetMmu() const
+    {
+        return m_mmuRaw;
+    }
+
     /// \return the port index at the switch (valid if a switch port)
-    uint32_t GetSwitchPort() const;
+    uint32_t GetSwitchPort() const
+    {
+        return m_port;
+    }
+
+    /// \param mask the classes NotifyIngressReleased is called for
+    void SetReleaseMask(uint8_t mask)
+    {
+        m_releaseMask = mask;
+    }
+
+    /// \return the classes NotifyIngressReleased is called for
+    uint8_t GetReleaseMask() const
+    {
+        return m_releaseMask;
+    }
+
     /// Something may have become eligible: let the device try to transmit.
     void TriggerDeviceTransmit() const;
 
   private:
     RdmaNetDevice* m_device{nullptr};
     Ptr<RdmaSwitchMmu> m_mmu;
+    RdmaSwitchMmu* m_mmuRaw{nullptr}; //!< m_mmu, read per packet
     uint32_t m_port{0};
+    uint8_t m_releaseMask{0}; //!< classes NotifyIngressReleased is called for
     Time m_blockHorizon;
     bool m_wantsTransmit{false};
     bool m_wantsReceive{false};

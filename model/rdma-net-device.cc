@@ -806,7 +806,7 @@ RdmaNetDevice::TryTransmit()
         StartTransmission(frame, now);
         return;
     }
-    const uint8_t paused = PausedMaskAt(now);
+    const uint8_t paused = m_fc->GetBlockedMask(now); // inline: no call while none is blocked
     const uint32_t cls = PickClass(paused);
     if (cls < NUM_CLASSES)
     {

@@ -158,7 +158,7 @@ RdmaPfcFlowControl::GetRefreshInterval() const
 void
 RdmaPfcFlowControl::NotifyIngressAdmitted(uint8_t cls, uint32_t /* bytes */)
 {
-    const Ptr<RdmaSwitchMmu>& mmu = GetMmu();
+    RdmaSwitchMmu* mmu = GetMmu();
     const uint32_t port = GetSwitchPort();
     if (mmu->CheckShouldPause(port, cls))
     {
@@ -170,7 +170,8 @@ RdmaPfcFlowControl::NotifyIngressAdmitted(uint8_t cls, uint32_t /* bytes */)
 void
 RdmaPfcFlowControl::NotifyIngressReleased(uint8_t cls, uint32_t /* bytes */)
 {
-    const Ptr<RdmaSwitchMmu>& mmu = GetMmu();
+    // Called only for the classes this port paused (the release mask): only they can resume.
+    RdmaSwitchMmu* mmu = GetMmu();
     const uint32_t port = GetSwitchPort();
     if (mmu->CheckShouldResume(port, cls))
     {
@@ -192,6 +193,8 @@ RdmaPfcFlowControl::SendPfcFrame(uint8_t classMask, bool xoff, bool refresh)
         }
     }
     GetDevice()->SendPfc(classMask, quanta);
+    SetReleaseMask(xoff ? GetReleaseMask() | classMask
+                        : GetReleaseMask() & static_cast<uint8_t>(~classMask));
     if (xoff)
     {
         if (!m_refreshEvent.IsRunning())

@@ -1177,7 +1177,11 @@ RdmaSwitch::ReleaseEgress(uint32_t port, uint32_t size, uint8_t cls)
     {
         m_egressQueueTrace(port, cls, static_cast<uint32_t>(m_mmu->GetEgressBytes(port, cls)));
     }
-    m_portFc[inPort]->NotifyIngressReleased(cls, size); // PFC: XON below the resume threshold
+    RdmaLinkFlowControl* fc = m_portFc[inPort];
+    if (fc->WantsIngressReleased(cls))
+    {
+        fc->NotifyIngressReleased(cls, size); // PFC: XON below the resume threshold
+    }
     return entry;
 }
 
