@@ -165,10 +165,24 @@ RdmaCreditFlowControl::Start()
         UpdateBlocked(cls);
     }
     m_started = true;
-    if (!dev->GetRdmaChannel())
+    Ptr<RdmaChannel> channel = dev->GetRdmaChannel();
+    if (!channel || channel->GetNDevices() < 2)
     {
         return;
     }
+    Ptr<RdmaNetDevice> peer = channel->GetPeer(dev);
+    Ptr<RdmaLinkFlowControl> peerFc = peer->GetLinkFlowControl();
+    auto peerCredit = DynamicCast<RdmaCreditFlowControl>(peerFc);
+    NS_ABORT_MSG_IF(!peerCredit,
+                    "RdmaCreditFlowControl: device "
+                        << dev->GetAddress() << " uses credits but its peer " << peer->GetAddress()
+                        << " uses " << peerFc->GetInstanceTypeId().GetName()
+                        << "; both ends of a link must use the same link flow control");
+    NS_ABORT_MSG_IF(peerCredit->m_classes != m_classes,
+                    "RdmaCreditFlowControl: device "
+                        << dev->GetAddress() << " controls Classes 0x" << std::hex << +m_classes
+                        << " but its peer " << peer->GetAddress() << " 0x" << +peerCredit->m_classes
+                        << std::dec << "; both ends of a link must control the same classes");
     Refresh();
 }
 

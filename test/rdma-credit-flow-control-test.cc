@@ -333,10 +333,68 @@ TEST(RdmaCreditFlowControlDeathTest, CreditsBelowOneFrameAreRefused)
         },
         "credits of class 3 from HostBufferBytes are 8 blocks \\(512 B at BlockBytes 64\\), "
         "below one maximum frame \\(Mtu 1024 B = 16 blocks\\)");
+    // Credits at one end of a link, PFC at the other: the credit end would wait forever.
+    EXPECT_DEATH(
+        {
+            NodeContainer nodes;
+            nodes.Create(2);
+            RdmaLinkHelper link;
+            NetDeviceContainer d = link.Install(nodes);
+            DynamicCast<RdmaNetDevice>(d.Get(0))->SetLinkFlowControl(
+                CreateObject<RdmaCreditFlowControl>());
+            Simulator::Run();
+        },
+        "uses credits but its peer .* uses ns3::RdmaPfcFlowControl; both ends of a link must "
+        "use the same link flow control");
     EXPECT_DEATH(
         {
             RdmaLinkHelper link;
             link.SetLinkFlowControl("ns3::RdmaSwitch");
         },
         "'ns3::RdmaSwitch' is not a link flow control");
+}
+
+TEST(RdmaCreditFlowControl, ScaleUpPodRunsOnCreditsSelectedInOneLine)
+{
+    // A 4-accelerator, 2-plane pod (200 Gb/s, 10 ns links, 150 ns switches) whose every link
+    // uses credits (one line on the pod's link helper): a 3-to-1 incast of 512 KB WRITEs
+    // completes with no drop, no retransmission and no PFC frame, and credit updates flowed.
+    const uint64_t bytes = 512 * 1024;
+    RdmaHelper rdma;
+    ScaleUpHelper pod;
+    pod.SetAccelerators(4);
+    pod.SetPlanes(2);
+    pod.GetLinkHelper().SetLinkFlowControl("ns3::RdmaCreditFlowControl");
+    pod.Install(rdma);
+    std::vector<CompletionLog> logs(3);
+    for (uint32_t i = 1; i <= 3; ++i)
+    {
+        auto [qp, peer] = rdma.Connect(pod.GetAccelerator(i), pod.GetAccelerator(0));
+        logs[i - 1].Attach(qp, peer);
+        PostWriteAt(qp, pod.GetAccelerator(i), Seconds(0), bytes, i);
+    }
+    Simulator::Stop(MilliSeconds(5));
+    Simulator::Run();
+    for (const CompletionLog& log : logs)
+    {
+        ASSERT_EQ(log.receives.size(), 1u);
+        EXPECT_EQ(log.receives[0].length, bytes);
+        EXPECT_EQ(log.sends.size(), 1u);
+    }
+    uint64_t updates = 0;
+    for (uint32_t d = 0; d < pod.GetDevices().GetN(); ++d)
+    {
+        Ptr<RdmaNetDevice> dev = DynamicCast<RdmaNetDevice>(pod.GetDevices().Get(d));
+        auto fc = DynamicCast<RdmaCreditFlowControl>(dev->GetLinkFlowControl());
+        ASSERT_TRUE(fc) << "device " << d;
+        updates += fc->GetUpdatesSent();
+        EXPECT_EQ(dev->GetPfcFramesSent(), 0u);
+        EXPECT_EQ(dev->GetRxDropCount(), 0u);
+    }
+    EXPECT_GT(updates, 0u);
+    for (uint32_t p = 0; p < 2; ++p)
+    {
+        EXPECT_EQ(pod.GetSwitch(p)->GetObject<RdmaSwitch>()->GetTotalDrops(), 0u);
+    }
+    Simulator::Destroy();
 }
