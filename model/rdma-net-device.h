@@ -167,6 +167,10 @@ class RdmaPortHandler
  * quanta x 512 bit times (0 resumes at once); a later frame re-arms or cancels the
  * pause. A frame already being serialized is always completed (802.1Qbb clause 36).
  *
+ * Which classes may transmit, and what control frames mean, is the link flow control's
+ * (attribute LinkFlowControl, an RdmaLinkFlowControl): RdmaPfcFlowControl, the PFC
+ * described here, by default; RdmaCreditFlowControl for InfiniBand-style credits.
+ *
  * Everything crossing the link, pause frames included, is a serialized frame handed to
  * RdmaChannel::TransmitStart, as ns-3's MPI engine requires.
  *
