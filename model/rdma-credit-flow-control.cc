@@ -405,6 +405,9 @@ RdmaCreditFlowControl::NotifyIngressReleased(uint8_t cls, uint32_t bytes)
     }
     const uint32_t blocks = BlocksOf(bytes);
     m_held[cls] = m_held[cls] > blocks ? m_held[cls] - blocks : 0;
+    // A drain is activity too: a release below UpdateBlocks after the last refresh is still
+    // returned by the next one, so a waiting sender cannot be left without it.
+    NoteActivity();
     MaybeSendUpdate(cls);
 }
 
