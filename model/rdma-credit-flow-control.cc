@@ -48,9 +48,9 @@ RdmaCreditFlowControl::GetTypeId()
                           MakeUintegerAccessor(&RdmaCreditFlowControl::m_updateBlocks),
                           MakeUintegerChecker<uint32_t>(1, MAX_CREDIT_BLOCKS))
             .AddAttribute("RefreshInterval",
-                          "Every class's state is sent again this often while the link is "
-                          "active, so that a lost update heals (IB sends flow-control packets "
-                          "periodically, IBTA vol. 1 7.9.4)",
+                          "Every class's state is sent again this often, for as long as the "
+                          "simulation runs (end it with Simulator::Stop), so that lost updates "
+                          "heal (IB sends flow-control packets periodically, IBTA vol. 1 7.9.4)",
                           TimeValue(MicroSeconds(10)),
                           MakeTimeAccessor(&RdmaCreditFlowControl::m_refreshInterval),
                           MakeTimeChecker(NanoSeconds(1)))
@@ -93,7 +93,6 @@ void
 RdmaCreditFlowControl::DoDispose()
 {
     m_refreshEvent.Cancel();
-    m_refreshRunning = false;
     RdmaLinkFlowControl::DoDispose();
 }
 
@@ -189,7 +188,6 @@ RdmaCreditFlowControl::Start()
 void
 RdmaCreditFlowControl::Refresh()
 {
-    m_refreshRunning = false;
     for (uint8_t cls = 0; cls < NUM_CLASSES; ++cls)
     {
         if (Controls(cls))
@@ -197,29 +195,10 @@ RdmaCreditFlowControl::Refresh()
             SendUpdate(cls);
         }
     }
-    if (m_active)
-    {
-        m_active = false;
-        ScheduleRefresh();
-    }
-}
-
-void
-RdmaCreditFlowControl::ScheduleRefresh()
-{
-    m_refreshRunning = true;
+    // For as long as the simulation runs, as IB links do: any number of lost updates, the
+    // last ones included, heal at the next refresh (a refresh that stopped on an idle link
+    // would leave a sender whose updates were all lost waiting for ever).
     m_refreshEvent = Simulator::Schedule(m_refreshInterval, &RdmaCreditFlowControl::Refresh, this);
-}
-
-void
-RdmaCreditFlowControl::NoteActivity()
-{
-    m_active = true;
-    if (!m_refreshRunning && m_started)
-    {
-        m_active = false;
-        ScheduleRefresh();
-    }
 }
 
 uint32_t
@@ -369,7 +348,6 @@ RdmaCreditFlowControl::NotifyTransmit(uint8_t cls, uint32_t ipv4Bytes)
     }
     m_fctbs[cls] = (m_fctbs[cls] + BlocksOf(ipv4Bytes)) % COUNTER_MODULUS;
     UpdateBlocked(cls);
-    NoteActivity();
 }
 
 void
@@ -380,7 +358,6 @@ RdmaCreditFlowControl::NotifyReceive(uint8_t cls, uint32_t ipv4Bytes)
         return;
     }
     m_abr[cls] = (m_abr[cls] + BlocksOf(ipv4Bytes)) % COUNTER_MODULUS;
-    NoteActivity();
     if (!IsSwitchPort())
     {
         MaybeSendUpdate(cls); // a host consumes at once: the credit returns now
@@ -405,9 +382,6 @@ RdmaCreditFlowControl::NotifyIngressReleased(uint8_t cls, uint32_t bytes)
     }
     const uint32_t blocks = BlocksOf(bytes);
     m_held[cls] = m_held[cls] > blocks ? m_held[cls] - blocks : 0;
-    // A drain is activity too: a release below UpdateBlocks after the last refresh is still
-    // returned by the next one, so a waiting sender cannot be left without it.
-    NoteActivity();
     MaybeSendUpdate(cls);
 }
 

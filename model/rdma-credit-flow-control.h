@@ -38,8 +38,9 @@ namespace ns3
  * of one class: on receipt, FCCL becomes the transmitter's credit limit and ABR is set to the
  * peer's FCTBS (IB's resynchronisation: blocks lost to corruption stop being owed). An FCP
  * for a class is sent when its advertised limit has advanced by UpdateBlocks blocks (the
- * credit return), and for every class every RefreshInterval, so that a lost update heals at
- * the next refresh.
+ * credit return), and for every class every RefreshInterval for as long as the simulation
+ * runs, so that lost updates heal at the next refresh (a run over credit links ends with
+ * Simulator::Stop).
  *
  * Blocks count the IPv4 packet (what a switch's MMU buffers), rounded up per packet.
  * Receive buffers: a host (a device that is not a switch port) consumes what it receives at
@@ -117,12 +118,8 @@ class RdmaCreditFlowControl : public RdmaLinkFlowControl
   private:
     /// At the start: check the configuration, size the buffers, send the first updates.
     void Start();
-    /// Send an update for every class; refresh again if the link was active since.
+    /// Send an update for every class, and schedule the next refresh.
     void Refresh();
-    /// Schedule the next refresh.
-    void ScheduleRefresh();
-    /// A data frame passed: keep refreshing (an idle link stops, so runs can end).
-    void NoteActivity();
     /**
      * \param cls traffic class
      * \return the credit limit to advertise
@@ -167,8 +164,6 @@ class RdmaCreditFlowControl : public RdmaLinkFlowControl
     std::array<uint32_t, NUM_CLASSES> m_advertised{}; //!< receiver: last FCCL sent
     uint8_t m_blocked{0};                             //!< classes without a frame's credit
     EventId m_refreshEvent;
-    bool m_refreshRunning{false}; //!< a refresh is scheduled
-    bool m_active{false};         //!< a data frame passed since the last refresh
     uint64_t m_updatesSent{0};
     uint64_t m_updatesReceived{0};
     TracedCallback<uint8_t, uint16_t, uint16_t> m_updateTxTrace;

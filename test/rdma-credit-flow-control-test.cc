@@ -193,7 +193,7 @@ TEST(RdmaCreditFlowControl, LostUpdateHealsAtTheNextRefresh)
     // update returns the only credit. The sender's receive error model drops the 4th frame
     // it receives (all are updates: the initial one, then one per delivered data frame), so
     // the sender stalls with no credit. The receiver's next refresh (it refreshes every
-    // RefreshInterval, 10 us, while the link is active) carries the absolute limit FCCL and
+    // RefreshInterval, 10 us) carries the absolute limit FCCL and
     // heals it: the next data frame arrives T_c + d + T_f + d after that refresh was sent.
     const Time d = MicroSeconds(1);
     CreditLink c(FRAME_BLOCKS, d);
@@ -237,6 +237,51 @@ TEST(RdmaCreditFlowControl, LostUpdateHealsAtTheNextRefresh)
     EXPECT_NEAR(c.arrivals[stalled].GetSeconds() * 1e9, healedAt, 0.01);
     // ... and it was a refresh: sent at most one RefreshInterval after the lost update.
     EXPECT_LE((*it - c.arrivals[stalled - 1]).GetSeconds(), 10e-6 + 1e-12);
+    Simulator::Destroy();
+}
+
+TEST(RdmaCreditFlowControl, LostRefreshHealsAtTheOneAfter)
+{
+    // As above, but the sender also loses the 5th frame it receives: the first refresh after
+    // the lost update (the sender, out of credit, receives nothing else). The link keeps
+    // refreshing every 10 us whether it carries data or not (IB's rule), so the next refresh
+    // heals it: one stall, ended by a receiver update sent between one and two refresh
+    // intervals after it began, and every frame delivered. (A refresh that stopped on an
+    // idle link would have left the sender waiting for ever.)
+    CreditLink c(FRAME_BLOCKS, MicroSeconds(1));
+    Ptr<ReceiveListErrorModel> em = CreateObject<ReceiveListErrorModel>();
+    em->SetList({3, 4});
+    c.a->SetAttribute("ReceiveErrorModel", PointerValue(em));
+    std::vector<Time> receiverUpdates;
+    c.ReceiverFc()->TraceConnectWithoutContext("UpdateTx",
+                                               MakeBoundCallback(&RecordUpdate, &receiverUpdates));
+    const uint32_t frames = 20;
+    c.Queue(frames);
+    Simulator::Stop(MilliSeconds(1));
+    Simulator::Run();
+    ASSERT_EQ(c.arrivals.size(), frames);
+    EXPECT_EQ(c.a->GetRxDropCount(), 2u);
+    const double rtt = FRAME_NS + 1000 + FCP_NS + 1000;
+    uint32_t stalled = 0;
+    for (uint32_t i = 1; i < frames; ++i)
+    {
+        if ((c.arrivals[i] - c.arrivals[i - 1]).GetSeconds() * 1e9 > rtt + 1)
+        {
+            EXPECT_EQ(stalled, 0u) << "a second stall at frame " << i;
+            stalled = i;
+        }
+    }
+    ASSERT_GT(stalled, 0u);
+    // The healing update is the last receiver update before the resumed frame's flight.
+    const Time healer = c.arrivals[stalled] - NanoSeconds(1000) - PicoSeconds(84960) -
+                        NanoSeconds(1000) - PicoSeconds(6720);
+    EXPECT_TRUE(std::binary_search(receiverUpdates.begin(), receiverUpdates.end(), healer))
+        << "no receiver update at " << healer.As(Time::US);
+    const double stallUs = (healer - c.arrivals[stalled - 1]).GetSeconds() * 1e6;
+    std::cout << "lost update and refresh: stall from " << c.arrivals[stalled - 1].As(Time::US)
+              << ", healed by the update at " << healer.As(Time::US) << "\n";
+    EXPECT_GT(stallUs, 10.0 - 1e-6);
+    EXPECT_LE(stallUs, 20.0 + 1e-6);
     Simulator::Destroy();
 }
 
