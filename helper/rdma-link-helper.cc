@@ -11,6 +11,7 @@
 #include "ns3/node.h"
 #include "ns3/packet.h"
 #include "ns3/rdma-channel.h"
+#include "ns3/rdma-link-flow-control.h"
 #include "ns3/rdma-net-device.h"
 
 #include <sstream>
@@ -38,6 +39,31 @@ RdmaLinkHelper::SetChannelAttribute(std::string name, const AttributeValue& valu
     m_channelFactory.Set(name, value);
 }
 
+void
+RdmaLinkHelper::SetLinkFlowControl(std::string type)
+{
+    NS_LOG_FUNCTION(this << type);
+    TypeId tid;
+    NS_ABORT_MSG_IF(!TypeId::LookupByNameFailSafe(type, &tid) ||
+                        !tid.IsChildOf(RdmaLinkFlowControl::GetTypeId()),
+                    "RdmaLinkHelper::SetLinkFlowControl: '"
+                        << type
+                        << "' is not a link flow control; valid: ns3::RdmaPfcFlowControl, "
+                           "ns3::RdmaCreditFlowControl");
+    m_flowControlFactory.SetTypeId(tid);
+    m_flowControlSet = true;
+}
+
+void
+RdmaLinkHelper::SetLinkFlowControlAttribute(std::string name, const AttributeValue& value)
+{
+    NS_ABORT_MSG_IF(!m_flowControlSet,
+                    "RdmaLinkHelper::SetLinkFlowControlAttribute(" << name
+                                                                   << "): call "
+                                                                      "SetLinkFlowControl first");
+    m_flowControlFactory.Set(name, value);
+}
+
 NetDeviceContainer
 RdmaLinkHelper::Install(NodeContainer c)
 {
@@ -58,6 +84,11 @@ RdmaLinkHelper::Install(Ptr<Node> a, Ptr<Node> b)
     devB->SetAddress(Mac48Address::Allocate());
     b->AddDevice(devB);
 
+    if (m_flowControlSet)
+    {
+        devA->SetLinkFlowControl(m_flowControlFactory.Create<RdmaLinkFlowControl>());
+        devB->SetLinkFlowControl(m_flowControlFactory.Create<RdmaLinkFlowControl>());
+    }
     Ptr<RdmaChannel> channel = m_channelFactory.Create<RdmaChannel>();
     devA->Attach(channel);
     devB->Attach(channel);

@@ -48,6 +48,21 @@ class RdmaLinkHelper : public PcapHelperForDevice, public AsciiTraceHelperForDev
     void SetChannelAttribute(std::string name, const AttributeValue& value);
 
     /**
+     * Choose the link flow control of every device Install creates, by TypeId name:
+     * "ns3::RdmaPfcFlowControl" (IEEE 802.1Qbb PFC, the default) or
+     * "ns3::RdmaCreditFlowControl" (InfiniBand-style credits). One instance per device.
+     * \param type the TypeId name of an RdmaLinkFlowControl subclass
+     */
+    void SetLinkFlowControl(std::string type);
+    /**
+     * Set an attribute of the link flow control of every device Install creates (after
+     * SetLinkFlowControl), e.g. ("BlockBytes", UintegerValue(64)).
+     * \param name the attribute name
+     * \param value the value
+     */
+    void SetLinkFlowControlAttribute(std::string name, const AttributeValue& value);
+
+    /**
      * Connect two nodes: one RdmaNetDevice on each (with a freshly allocated MAC
      * address), attached to a new RdmaChannel.
      * \param a one node
@@ -73,8 +88,10 @@ class RdmaLinkHelper : public PcapHelperForDevice, public AsciiTraceHelperForDev
                              Ptr<NetDevice> nd,
                              bool explicitFilename) override;
 
-    ObjectFactory m_deviceFactory;  //!< creates the devices
-    ObjectFactory m_channelFactory; //!< creates the channels
+    ObjectFactory m_deviceFactory;      //!< creates the devices
+    ObjectFactory m_channelFactory;     //!< creates the channels
+    ObjectFactory m_flowControlFactory; //!< creates the link flow controls (if a type is set)
+    bool m_flowControlSet{false};       //!< SetLinkFlowControl was called
 };
 
 } // namespace ns3

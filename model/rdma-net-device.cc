@@ -8,6 +8,8 @@
 #include "rdma-aeth-header.h"
 #include "rdma-bth-header.h"
 #include "rdma-channel.h"
+#include "rdma-link-flow-control.h"
+#include "rdma-pfc-flow-control.h"
 #include "rdma-recycled-allocation.h"
 #include "rdma-reth-header.h"
 
@@ -219,6 +221,15 @@ RdmaNetDevice::GetTypeId()
                           UintegerValue(0),
                           MakeUintegerAccessor(&RdmaNetDevice::m_hpccIntBytes),
                           MakeUintegerChecker<uint32_t>(0, 1000))
+            .AddAttribute("LinkFlowControl",
+                          "The link flow control (an RdmaLinkFlowControl, one per device): "
+                          "ns3::RdmaPfcFlowControl (IEEE 802.1Qbb PFC, the default) or "
+                          "ns3::RdmaCreditFlowControl (InfiniBand-style credits). Both ends "
+                          "of a link must use the same kind.",
+                          PointerValue(),
+                          MakePointerAccessor(&RdmaNetDevice::SetLinkFlowControl,
+                                              &RdmaNetDevice::GetLinkFlowControl),
+                          MakePointerChecker<RdmaLinkFlowControl>())
             .AddAttribute("ReceiveErrorModel",
                           "The receiver error model used to simulate frame loss",
                           PointerValue(),
@@ -323,7 +334,7 @@ RdmaNetDevice::RdmaNetDevice()
 {
     NS_LOG_FUNCTION(this);
     ReservePacketBufferRoom();
-    m_lastPauseReceived.fill(Time::Min());
+    SetLinkFlowControl(nullptr);
 }
 
 RdmaNetDevice::~RdmaNetDevice()
@@ -343,6 +354,12 @@ RdmaNetDevice::DoDispose()
     m_peer = nullptr;
     m_portHandler = nullptr;
     m_receiveErrorModel = nullptr;
+    if (m_flowControl)
+    {
+        m_flowControl->Dispose();
+    }
+    m_flowControl = nullptr;
+    m_fc = nullptr;
     m_currentFrame = nullptr;
     m_controlQueue.clear();
     for (uint32_t cls = 0; cls < NUM_CLASSES; ++cls)
@@ -423,6 +440,41 @@ RdmaNetDevice::SendPfc(uint8_t classEnableVector, const std::array<uint16_t, NUM
 }
 
 void
+RdmaNetDevice::SendControlFrame(Ptr<Packet> frame)
+{
+    NS_LOG_FUNCTION(this << frame);
+    m_controlQueue.push_back(std::move(frame));
+    TryTransmit();
+}
+
+void
+RdmaNetDevice::SetLinkFlowControl(Ptr<RdmaLinkFlowControl> flowControl)
+{
+    NS_LOG_FUNCTION(this << flowControl);
+    if (!flowControl)
+    {
+        if (m_flowControl)
+        {
+            return; // the attribute's null initial value: keep what is there
+        }
+        flowControl = CreateObject<RdmaPfcFlowControl>();
+    }
+    if (m_flowControl && m_flowControl != flowControl)
+    {
+        m_flowControl->Dispose();
+    }
+    m_flowControl = flowControl;
+    m_fc = PeekPointer(flowControl);
+    m_fc->SetDevice(this);
+}
+
+Ptr<RdmaLinkFlowControl>
+RdmaNetDevice::GetLinkFlowControl() const
+{
+    return m_flowControl;
+}
+
+void
 RdmaNetDevice::TriggerTransmit()
 {
     NS_LOG_FUNCTION(this);
@@ -479,7 +531,7 @@ RdmaNetDevice::IsClassPaused(uint8_t cls) const
     NS_ABORT_MSG_IF(cls >= NUM_CLASSES,
                     "RdmaNetDevice::IsClassPaused: traffic class "
                         << +cls << " is invalid; valid classes are 0.." << NUM_CLASSES - 1);
-    return m_pausedUntil[cls] > Simulator::Now();
+    return (m_fc->GetBlockedMask(Simulator::Now()) >> cls) & 1U;
 }
 
 uint8_t
@@ -491,19 +543,7 @@ RdmaNetDevice::GetPausedMask() const
 uint8_t
 RdmaNetDevice::PausedMaskAt(Time now) const
 {
-    if (now >= m_pauseHorizon)
-    {
-        return 0; // no pause outlives m_pauseHorizon (the common case: nothing paused)
-    }
-    uint8_t mask = 0;
-    for (uint32_t cls = 0; cls < NUM_CLASSES; ++cls)
-    {
-        if (m_pausedUntil[cls] > now)
-        {
-            mask |= static_cast<uint8_t>(1U << cls);
-        }
-    }
-    return mask;
+    return m_fc->GetBlockedMask(now); // inline: one comparison while nothing is blocked
 }
 
 bool
@@ -545,7 +585,8 @@ RdmaNetDevice::GetLastPauseReceived(uint8_t cls) const
     NS_ABORT_MSG_IF(cls >= NUM_CLASSES,
                     "RdmaNetDevice::GetLastPauseReceived: traffic class "
                         << +cls << " is invalid; valid classes are 0.." << NUM_CLASSES - 1);
-    return m_lastPauseReceived[cls];
+    const auto pfc = DynamicCast<RdmaPfcFlowControl>(m_flowControl);
+    return pfc ? pfc->GetLastPauseReceived(cls) : Time::Min();
 }
 
 uint32_t
@@ -765,11 +806,15 @@ RdmaNetDevice::TryTransmit()
         StartTransmission(frame, now);
         return;
     }
-    const uint8_t paused = PausedMaskAt(now);
+    const uint8_t paused = m_fc->GetBlockedMask(now); // inline: no call while none is blocked
     const uint32_t cls = PickClass(paused);
     if (cls < NUM_CLASSES)
     {
         Ptr<Packet> packet = PopQueued(cls);
+        if (m_fc->WantsTransmitNotifications())
+        {
+            m_fc->NotifyTransmit(static_cast<uint8_t>(cls), packet->GetSize());
+        }
         if (m_portHandler)
         {
             m_portHandler->HandleDequeue(m_handlerPort, packet, static_cast<uint8_t>(cls));
@@ -803,6 +848,10 @@ RdmaNetDevice::TryTransmit()
             if (!m_macTxTrace.IsEmpty())
             {
                 m_macTxTrace(packet);
+            }
+            if (m_fc->WantsTransmitNotifications())
+            {
+                m_fc->NotifyTransmit(pulledCls, packet->GetSize());
             }
             AddIpv4EthernetHeader(packet);
             StartTransmission(packet, now);
@@ -889,7 +938,7 @@ RdmaNetDevice::ScheduleWakeUp()
 {
     NS_LOG_FUNCTION(this);
     const Time now = Simulator::Now();
-    if (now >= m_pauseHorizon && !m_wakeUpPending)
+    if (now >= m_fc->GetBlockHorizon() && !m_wakeUpPending)
     {
         return; // nothing paused, no wake-up to cancel (the common case)
     }
@@ -903,19 +952,17 @@ RdmaNetDevice::ScheduleWakeUp()
         return; // the end of the frame re-evaluates
     }
     // Classes with work: non-empty queues; with a pull source, any class may have work there.
-    const bool anyClass = !m_txPull.IsNull();
-    bool found = false;
-    Time earliest;
-    for (uint32_t cls = 0; cls < NUM_CLASSES; ++cls)
+    uint8_t work = 0xff;
+    if (m_txPull.IsNull())
     {
-        if (m_pausedUntil[cls] > now && (anyClass || !m_queues[cls].empty()) &&
-            (!found || m_pausedUntil[cls] < earliest))
+        work = 0;
+        for (uint32_t cls = 0; cls < NUM_CLASSES; ++cls)
         {
-            earliest = m_pausedUntil[cls];
-            found = true;
+            work |= m_queues[cls].empty() ? 0 : static_cast<uint8_t>(1U << cls);
         }
     }
-    if (found)
+    const Time earliest = m_fc->GetNextUnblockTime(now, work);
+    if (earliest != Time::Max())
     {
         m_wakeUpEvent = Simulator::Schedule(earliest - now, &RdmaNetDevice::PauseExpired, this);
         m_wakeUpPending = true;
@@ -964,20 +1011,27 @@ RdmaNetDevice::Receive(Ptr<Packet> frame)
         return;
     }
     const uint16_t etherType = static_cast<uint16_t>((eth[12] << 8) | eth[13]);
-    if (etherType == ETHERTYPE_MAC_CONTROL)
-    {
-        ReceivePfc(frame);
-        return;
-    }
     if (etherType != ETHERTYPE_IPV4)
     {
-        NS_LOG_LOGIC("dropping frame with unsupported EtherType 0x" << std::hex << etherType);
+        if (m_fc->HandleControlFrame(frame, etherType))
+        {
+            return;
+        }
+        NS_LOG_LOGIC("dropping a frame of EtherType 0x" << std::hex << etherType
+                                                        << " the link flow control does not take");
         ++m_rxDrops;
         m_phyRxDropTrace(frame);
         return;
     }
     frame->RemoveAtStart(ETHERNET_HEADER_BYTES);
     m_ipv4RxBytes += frame->GetSize();
+    if (m_fc->WantsReceiveNotifications())
+    {
+        // The class of an IPv4 packet: DSCP >> 3, the top three bits of its TOS byte.
+        const uint8_t cls =
+            copied > ETHERNET_HEADER_BYTES + 1 ? eth[ETHERNET_HEADER_BYTES + 1] >> 5 : 0;
+        m_fc->NotifyReceive(cls, frame->GetSize());
+    }
     if (!m_macRxTrace.IsEmpty())
     {
         m_macRxTrace(frame);
@@ -1023,48 +1077,8 @@ RdmaNetDevice::Receive(Ptr<Packet> frame)
 }
 
 void
-RdmaNetDevice::ReceivePfc(Ptr<Packet> frame)
+RdmaNetDevice::ReEvaluateAfterControlFrame()
 {
-    NS_LOG_FUNCTION(this << frame);
-    EthernetHeader eth(false);
-    frame->RemoveHeader(eth);
-    PfcPauseHeader pfc;
-    if (frame->GetSize() < PfcPauseHeader::SIZE)
-    {
-        frame->AddHeader(eth);
-        NS_LOG_LOGIC("dropping truncated MAC control frame");
-        ++m_rxDrops;
-        m_phyRxDropTrace(frame);
-        return;
-    }
-    frame->PeekHeader(pfc);
-    if (!pfc.IsPfc())
-    {
-        frame->AddHeader(eth);
-        NS_LOG_LOGIC("dropping MAC control frame with opcode 0x" << std::hex << pfc.GetOpcode());
-        ++m_rxDrops;
-        m_phyRxDropTrace(frame);
-        return;
-    }
-    ++m_pfcReceived;
-    const Time now = Simulator::Now();
-    for (uint8_t cls = 0; cls < NUM_CLASSES; ++cls)
-    {
-        if (pfc.IsClassEnabled(cls))
-        {
-            const uint16_t quanta = pfc.GetQuanta(cls);
-            m_pausedUntil[cls] =
-                quanta == 0 ? now : now + m_dataRate.CalculateBitsTxTime(512u * quanta);
-            if (quanta > 0)
-            {
-                m_lastPauseReceived[cls] = now;
-            }
-            m_pauseHorizon = std::max(m_pauseHorizon, m_pausedUntil[cls]);
-            NS_LOG_LOGIC("class " << +cls << " paused for " << quanta << " quanta, until "
-                                  << m_pausedUntil[cls].As(Time::US));
-            m_pfcRxTrace(cls, quanta);
-        }
-    }
     if (IsBusy())
     {
         m_wakeUpEvent.Cancel();

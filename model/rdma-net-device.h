@@ -24,6 +24,8 @@ namespace ns3
 class RdmaChannel;
 class ErrorModel;
 class Node;
+class RdmaLinkFlowControl;
+class RdmaPfcFlowControl;
 
 /**
  * \ingroup rdma
@@ -164,6 +166,10 @@ class RdmaPortHandler
  * class. A received PFC frame pauses exactly the classes whose enable bit is set for
  * quanta x 512 bit times (0 resumes at once); a later frame re-arms or cancels the
  * pause. A frame already being serialized is always completed (802.1Qbb clause 36).
+ *
+ * Which classes may transmit, and what control frames mean, is the link flow control's
+ * (attribute LinkFlowControl, an RdmaLinkFlowControl): RdmaPfcFlowControl, the PFC
+ * described here, by default; RdmaCreditFlowControl for InfiniBand-style credits.
  *
  * Everything crossing the link, pause frames included, is a serialized frame handed to
  * RdmaChannel::TransmitStart, as ns-3's MPI engine requires.
@@ -348,11 +354,28 @@ eturn the checksum after
 
     /**
      * \param cls traffic class
-     * \return true if a received PFC frame currently pauses the class
+     * \return true if the link flow control currently blocks the class (under PFC: a
+     *         received PFC frame pauses it)
      */
     bool IsClassPaused(uint8_t cls) const;
-    /// \return bitmask of the currently paused classes
+    /// \return bitmask of the classes the link flow control currently blocks
     uint8_t GetPausedMask() const;
+
+    /**
+     * Replace the link flow control (attribute LinkFlowControl; the default is an
+     * RdmaPfcFlowControl). Set it before the simulation starts.
+     * \param flowControl the flow control (one device per instance; null restores PFC)
+     */
+    void SetLinkFlowControl(Ptr<RdmaLinkFlowControl> flowControl);
+    /// \return the link flow control
+    Ptr<RdmaLinkFlowControl> GetLinkFlowControl() const;
+
+    /**
+     * Queue a link-level control frame (a flow-control update of the link flow control):
+     * it is sent before any data frame, like PFC frames.
+     * \param frame the frame, Ethernet header included
+     */
+    void SendControlFrame(Ptr<Packet> frame);
     /// \return true while a frame is being serialized
     bool IsBusy() const;
 
@@ -377,7 +400,7 @@ eturn the checksum after
     /**
      * \param cls traffic class
      * \return when the last PFC frame that paused the class (quanta > 0) arrived;
-     *         Time::Min() if none has
+     *         Time::Min() if none has (or the link flow control is not PFC)
      */
     Time GetLastPauseReceived(uint8_t cls) const;
 
@@ -489,6 +512,10 @@ eturn the checksum after
     void DoDispose() override;
 
   private:
+    friend class RdmaPfcFlowControl; // counts and traces received PFC frames here
+
+    /// A control frame changed what may be sent: re-evaluate (and drop a stale wake-up).
+    void ReEvaluateAfterControlFrame();
     /// \return true if any class queue holds a packet
     bool HasQueuedPackets() const;
     /// Transmit the next eligible frame if the device is idle.
@@ -522,8 +549,6 @@ eturn the checksum after
     Ptr<Packet> PopQueued(uint32_t cls);
     /// A pause timer expired: re-evaluate eligibility.
     void PauseExpired();
-    /// Handle a received MAC control frame.
-    void ReceivePfc(Ptr<Packet> frame);
     /// Reschedule the wake-up at the earliest pending pause expiry of a class with work.
     void ScheduleWakeUp();
     /**
@@ -572,9 +597,8 @@ eturn the checksum after
     RdmaFifo<Ptr<Packet>> m_controlQueue; //!< PFC frames, Ethernet header included
     std::array<RdmaFifo<Ptr<Packet>>, NUM_CLASSES> m_queues;
     std::array<uint32_t, NUM_CLASSES> m_queueBytes{};
-    std::array<Time, NUM_CLASSES> m_pausedUntil{};
-    std::array<Time, NUM_CLASSES> m_lastPauseReceived; //!< last pausing PFC frame per class
-    Time m_pauseHorizon; //!< the latest m_pausedUntil: no class is paused from then on
+    Ptr<RdmaLinkFlowControl> m_flowControl; //!< the link flow control (PFC by default)
+    RdmaLinkFlowControl* m_fc{nullptr};     //!< m_flowControl, read per frame
     uint32_t m_rrNext{0};
     EventId m_wakeUpEvent;
     bool m_wakeUpPending{false}; //!< m_wakeUpEvent is scheduled and has not run

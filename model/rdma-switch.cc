@@ -18,6 +18,7 @@
 #include "ns3/rdma-ecmp-load-balancer.h"
 #include "ns3/rdma-int-inserter.h"
 #include "ns3/rdma-net-device.h"
+#include "ns3/rdma-pfc-flow-control.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
@@ -44,7 +45,6 @@ static_assert(PARSE_BYTES >= IPV4_HEADER_BYTES + 4, "the ports follow a 20-byte 
 /// Largest IPv4 header (IHL 15) plus the two ports.
 constexpr uint32_t PARSE_BYTES_MAX = 60 + 4;
 /// PFC pause time of an XOFF frame, quanta.
-constexpr uint16_t XOFF_QUANTA = 0xFFFF;
 /// Ingress FIFO entry: the ingress port in the low bits, and what the dequeue-time ECN marker
 /// needs from the IPv4 header (read at arrival, so the packet is not parsed again).
 constexpr uint32_t FIFO_PORT_MASK = 0x00ffffffU;
@@ -287,17 +287,17 @@ void
 RdmaSwitch::DoDispose()
 {
     NS_LOG_FUNCTION(this);
-    for (auto& ev : m_refreshEvents)
-    {
-        ev.Cancel();
-    }
     m_wdPollEvent.Cancel();
     for (auto& dev : m_ports)
     {
         dev->SetPortHandler(nullptr, 0);
         dev->SetDecrementTtl(false);
+        if (auto pfc = DynamicCast<RdmaPfcFlowControl>(dev->GetLinkFlowControl()))
+        {
+            pfc->SetPfcSentCallback(RdmaPfcFlowControl::PfcSentCallback());
+        }
     }
-    m_refreshEvents.clear();
+    m_portFc.clear();
     m_ports.clear();
     m_ingressFifo.clear();
     ClearRoutes();
@@ -411,8 +411,16 @@ RdmaSwitch::AddPort(Ptr<RdmaNetDevice> device)
     const uint32_t port = m_mmu->AddPort(device->GetDataRate(), channel->GetDelay(), maxFrameWire);
     m_ports.push_back(device);
     m_ingressFifo.emplace_back();
-    m_refreshEvents.emplace_back();
     m_wdStormedMask.push_back(0);
+    // The port's link flow control acts on its ingress (port, class) buffers (PFC: XOFF and
+    // XON from the MMU's thresholds; credits: the buffer partition it advertises).
+    Ptr<RdmaLinkFlowControl> fc = device->GetLinkFlowControl();
+    fc->SetSwitchPort(m_mmu, port);
+    if (auto pfc = DynamicCast<RdmaPfcFlowControl>(fc))
+    {
+        pfc->SetPfcSentCallback(MakeCallback(&RdmaSwitch::RecordPfcSent, this));
+    }
+    m_portFc.push_back(PeekPointer(fc));
 
     // The device calls HandleReceive / HandleDequeue directly (no Callback layers).
     device->SetPortHandler(this, port);
@@ -1094,11 +1102,7 @@ RdmaSwitch::Forward(uint32_t inPort,
         DropPacket(packet, EGRESS_QUEUE_LIMIT, outPort, cls);
         return;
     }
-    if (m_mmu->CheckShouldPause(inPort, cls))
-    {
-        m_mmu->SetPaused(inPort, cls, true);
-        SendPfcFrame(inPort, static_cast<uint8_t>(1U << cls), true, false);
-    }
+    m_portFc[inPort]->NotifyIngressAdmitted(cls, size); // PFC: XOFF past the threshold
 
     // The TTL leaves one lower: the port rewrites it with the Ethernet header it adds
     // (RdmaNetDevice::SetDecrementTtl), one header write per hop.
@@ -1173,10 +1177,10 @@ RdmaSwitch::ReleaseEgress(uint32_t port, uint32_t size, uint8_t cls)
     {
         m_egressQueueTrace(port, cls, static_cast<uint32_t>(m_mmu->GetEgressBytes(port, cls)));
     }
-    if (m_mmu->CheckShouldResume(inPort, cls))
+    RdmaLinkFlowControl* fc = m_portFc[inPort];
+    if (fc->WantsIngressReleased(cls))
     {
-        m_mmu->SetPaused(inPort, cls, false);
-        SendPfcFrame(inPort, static_cast<uint8_t>(1U << cls), false, false);
+        fc->NotifyIngressReleased(cls, size); // PFC: XON below the resume threshold
     }
     return entry;
 }
@@ -1329,44 +1333,17 @@ RdmaSwitch::MarkPacket(const Ptr<Packet>& packet,
     m_ecnMarkTrace(packet, port, cls, static_cast<uint32_t>(queueBytes));
 }
 
-Time
-RdmaSwitch::GetRefreshInterval(uint32_t port) const
-{
-    return m_ports[port]->GetQuantumTime() * XOFF_QUANTA / 2;
-}
-
 void
-RdmaSwitch::SendPfcFrame(uint32_t port, uint8_t classMask, bool xoff, bool refresh)
+RdmaSwitch::RecordPfcSent(uint32_t port, uint8_t classMask, bool xoff, bool refresh)
 {
-    NS_LOG_FUNCTION(this << port << unsigned(classMask) << xoff << refresh);
-    std::array<uint16_t, NUM_CLASSES> quanta{};
-    for (uint32_t c = 0; c < NUM_CLASSES; ++c)
-    {
-        if ((classMask >> c) & 1U)
-        {
-            quanta[c] = xoff ? XOFF_QUANTA : 0;
-        }
-    }
-    m_ports[port]->SendPfc(classMask, quanta);
     if (xoff)
     {
         ++m_pfcPauses;
         m_pfcRefreshes += refresh ? 1 : 0;
-        if (!m_refreshEvents[port].IsRunning())
-        {
-            m_refreshEvents[port] = Simulator::Schedule(GetRefreshInterval(port),
-                                                        &RdmaSwitch::RefreshPause,
-                                                        this,
-                                                        port);
-        }
     }
     else
     {
         ++m_pfcResumes;
-        if (m_mmu->GetPausedMask(port) == 0)
-        {
-            m_refreshEvents[port].Cancel();
-        }
     }
     for (uint32_t c = 0; c < NUM_CLASSES; ++c)
     {
@@ -1374,16 +1351,6 @@ RdmaSwitch::SendPfcFrame(uint32_t port, uint8_t classMask, bool xoff, bool refre
         {
             m_pfcTrace(port, static_cast<uint8_t>(c), xoff);
         }
-    }
-}
-
-void
-RdmaSwitch::RefreshPause(uint32_t port)
-{
-    const uint8_t mask = m_mmu->GetPausedMask(port);
-    if (mask != 0)
-    {
-        SendPfcFrame(port, mask, true, true);
     }
 }
 

@@ -10,6 +10,7 @@
 #include "ns3/object.h"
 #include "ns3/packet.h"
 #include "ns3/rdma-egress-processor.h"
+#include "ns3/rdma-link-flow-control.h"
 #include "ns3/rdma-load-balancer.h"
 #include "ns3/rdma-net-device.h"
 #include "ns3/rdma-red-ecn-marker.h"
@@ -459,13 +460,14 @@ class RdmaSwitch : public Object, public RdmaPortHandler
                     uint8_t cls,
                     uint64_t queueBytes);
     /**
-     * The single accounting point of PFC frames.
-     * \param port port to send the frame on
+     * The single accounting point of PFC frames: count and trace a frame a port's
+     * RdmaPfcFlowControl sent (its PfcSentCallback).
+     * \param port the port the frame was sent on
      * \param classMask classes carried
      * \param xoff true: quanta 0xFFFF, false: quanta 0
      * \param refresh true if this XOFF refreshes a pause already asserted
      */
-    void SendPfcFrame(uint32_t port, uint8_t classMask, bool xoff, bool refresh);
+    void RecordPfcSent(uint32_t port, uint8_t classMask, bool xoff, bool refresh);
     /**
      * The bookkeeping of a packet leaving an egress queue (sent or discarded): the ingress
      * FIFO, the MMU, the EgressQueue trace, an XON if the ingress queue may resume.
@@ -489,16 +491,6 @@ class RdmaSwitch : public Object, public RdmaPortHandler
     Time GetPfcWatchdogPollInterval() const;
     /// \return the watchdog's restoration time (RestorationTime, or DetectionTime if 0)
     Time GetPfcWatchdogRestorationTime() const;
-    /**
-     * Periodic refresh of the pauses asserted on a port.
-     * \param port the port
-     */
-    void RefreshPause(uint32_t port);
-    /**
-     * \param port the port
-     * \return the refresh period: half the pause time of quanta 0xFFFF at the port's rate
-     */
-    Time GetRefreshInterval(uint32_t port) const;
     /**
      * Forward a received IPv4 packet: parse, route, admit, mark, queue.
      * \param inPort the ingress port
@@ -570,7 +562,8 @@ class RdmaSwitch : public Object, public RdmaPortHandler
     std::unordered_map<uint32_t, uint32_t> m_sparseRoutes; //!< set id of other addresses
     /// What the switch keeps of every packet waiting in each egress (port, class) queue.
     std::vector<std::array<RdmaFifo<IngressEntry>, NUM_CLASSES>> m_ingressFifo;
-    std::vector<EventId> m_refreshEvents;
+    /// The link flow control of each port (owned by its device), called per packet.
+    std::vector<RdmaLinkFlowControl*> m_portFc;
 
     // Egress stages: m_egress[0] is m_red; the hook lists hold the stages each hook calls.
     /// A stage as a hook calls it: raw pointer (m_egress owns it) and what it wants.
