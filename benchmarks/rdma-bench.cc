@@ -42,14 +42,12 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <malloc.h>
 #include <memory>
 #include <sys/resource.h>
-#include <unistd.h>
 
 using namespace ns3;
 
@@ -73,6 +71,23 @@ Done(Flow* f, const RdmaCompletion& c)
     f->finish = c.completionTime;
     f->done = true;
 }
+
+/// The workload scenario's completion times, microseconds, from each requester's SendComplete.
+struct WorkloadFcts
+{
+    std::vector<double> us;
+
+    static void FlowDone(WorkloadFcts* w, const RdmaCompletion& c)
+    {
+        w->us.push_back((c.completionTime - c.postTime).GetSeconds() * 1e6);
+    }
+
+    static void QueuePairCreated(WorkloadFcts* w, Ptr<RdmaQueuePair> requester, Ptr<RdmaQueuePair>)
+    {
+        requester->TraceConnectWithoutContext("SendComplete",
+                                              MakeBoundCallback(&WorkloadFcts::FlowDone, w));
+    }
+};
 
 /// Start a WRITE of bytes from requester to responder at t.
 void
@@ -267,7 +282,7 @@ main(int argc, char* argv[])
     flows.reserve(1024);
     ApplicationContainer generators; // workload
     std::unique_ptr<RdmaFlowMonitor> monitor;
-    std::string monitorCsv;
+    WorkloadFcts workloadFcts;
 
     if (scenario == "incast")
     {
@@ -348,13 +363,16 @@ main(int argc, char* argv[])
             RdmaFlowGeneratorHelper::AssignStreams(generators, 1000);
             generators.Start(Seconds(0));
             generators.Stop(MilliSeconds(1));
-            char name[] = "/tmp/rdma-bench-workload-XXXXXX";
-            const int fd = mkstemp(name);
-            NS_ABORT_MSG_IF(fd < 0, "workload: cannot create a temporary file");
-            close(fd);
-            monitorCsv = name;
-            monitor = std::make_unique<RdmaFlowMonitor>(monitorCsv);
+            // The monitor runs as in a user's workload (no CSV); the FCTs come from the
+            // completions directly.
+            monitor = std::make_unique<RdmaFlowMonitor>();
             monitor->Watch(generators);
+            for (uint32_t i = 0; i < generators.GetN(); ++i)
+            {
+                generators.Get(i)->TraceConnectWithoutContext(
+                    "QueuePairCreated",
+                    MakeBoundCallback(&WorkloadFcts::QueuePairCreated, &workloadFcts));
+            }
         }
         else
         {
@@ -434,22 +452,13 @@ main(int argc, char* argv[])
     std::size_t nFlows = flows.size();
     if (monitor)
     {
-        // The workload's flows: every started flow, FCTs from the monitor's records.
+        // The workload's flows: every started flow, and the FCTs of those completed.
         nFlows = 0;
         for (uint32_t i = 0; i < generators.GetN(); ++i)
         {
             nFlows += DynamicCast<RdmaFlowGenerator>(generators.Get(i))->GetFlowsStarted();
         }
-        monitor->Flush();
-        std::ifstream csv(monitorCsv);
-        std::string line;
-        std::getline(csv, line); // header
-        while (std::getline(csv, line))
-        {
-            const std::vector<std::string> field = RdmaOptionChecker::SplitList(line);
-            fcts.push_back(std::stod(field.at(5))); // fct_us
-        }
-        std::remove(monitorCsv.c_str());
+        fcts = workloadFcts.us;
     }
     std::sort(fcts.begin(), fcts.end());
     auto pct = [&fcts](double p) {
