@@ -114,6 +114,7 @@ def build(bld):
         'helper/rdma-bulk-send-helper.cc',
         'helper/rdma-flow-monitor.cc',
         'helper/rdma-port-monitor.cc',
+        'helper/rdma-sample-summary.cc',
         ]
 
     headers = bld(features='ns3header')
@@ -207,6 +208,7 @@ def build(bld):
         'helper/rdma-bulk-send-helper.h',
         'helper/rdma-flow-monitor.h',
         'helper/rdma-port-monitor.h',
+        'helper/rdma-sample-summary.h',
         ]
 
     incast_example = ''

@@ -460,15 +460,10 @@ main(int argc, char* argv[])
         }
         fcts = workloadFcts.us;
     }
-    std::sort(fcts.begin(), fcts.end());
-    auto pct = [&fcts](double p) {
-        return fcts.empty() ? 0.0 : fcts[std::min(fcts.size() - 1, std::size_t(p * fcts.size()))];
-    };
-    double mean = 0;
-    for (double v : fcts)
-    {
-        mean += v / fcts.size();
-    }
+    RdmaSampleSummary fctSummary; // percentiles by HPCC's analysis-script rule
+    fctSummary.Add(fcts);
+    auto pct = [&fctSummary](double p) { return fctSummary.GetIndexPercentile(p); };
+    const double mean = fctSummary.GetMean();
     rusage ru{};
     getrusage(RUSAGE_SELF, &ru);
     const double user = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6;

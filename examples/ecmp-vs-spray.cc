@@ -164,7 +164,6 @@ struct RunContext
     Time windowEnd;
     uint64_t bytesAtStart{0};
     uint64_t bytesAtEnd{0};
-    uint32_t sendsLeft{0};
     std::vector<FlowResult>* flows{nullptr};
     std::vector<Time> sendDone;
 };
@@ -260,18 +259,14 @@ OnReceiveComplete(RunContext* ctx, const RdmaCompletion& /* c */)
     }
 }
 
-/// A requester's WRITE was acknowledged completely.
+/// The flow monitor's record of a WRITE acknowledged completely (wrId = the flow's index).
 void
-OnSendComplete(RunContext* ctx, uint32_t flow, const RdmaCompletion& c)
+OnFlowComplete(RunContext* ctx, const RdmaFlowMonitor::FlowRecord& r)
 {
-    FlowResult& f = (*ctx->flows)[flow];
+    FlowResult& f = (*ctx->flows)[r.wrId];
     f.done = true;
-    f.fctUs = (c.completionTime - c.postTime).GetSeconds() * 1e6;
-    f.goodputBps = c.length * 8.0 / (c.completionTime - c.postTime).GetSeconds();
-    if (--ctx->sendsLeft == 0)
-    {
-        Simulator::Stop();
-    }
+    f.fctUs = r.GetFct().GetSeconds() * 1e6;
+    f.goodputBps = r.bytes * 8.0 / r.GetFct().GetSeconds();
 }
 
 /// Short policy names of the command line -> load balancer TypeIds.
@@ -370,7 +365,10 @@ RunOnce(const SprayConfig& cfg, const std::string& policy, const std::string& sc
     ctx.rx.resize(k);
     ctx.uplinkBytesAtStart.assign(k, 0);
     ctx.uplinkBytesAtEnd.assign(k, 0);
-    ctx.sendsLeft = k;
+    // The flow monitor times every WRITE and ends the run at the last completion.
+    RdmaFlowMonitor monitor;
+    monitor.ConnectFlowComplete(MakeBoundCallback(&OnFlowComplete, &ctx));
+    monitor.SetStopAfterFlows(k);
     std::vector<Ptr<RdmaQueuePair>> requesters;
     Ptr<RdmaSwitch> leaf0 = fabric.GetEdgeSwitches().Get(0)->GetObject<RdmaSwitch>();
     for (uint32_t i = 0; i < k; ++i)
@@ -380,7 +378,7 @@ RunOnce(const SprayConfig& cfg, const std::string& policy, const std::string& sc
         auto [qp, peer] = rdma.Connect(src, dst);
         requesters.push_back(qp);
         ctx.rx[i].qp = peer;
-        qp->SetSendCompletionCallback(MakeBoundCallback(&OnSendComplete, &ctx, i));
+        monitor.Watch(qp, peer);
         peer->SetReceiveCompletionCallback(MakeBoundCallback(&OnReceiveComplete, &ctx));
         RdmaHelper::GetNic(dst)->GetDevice()->TraceConnectWithoutContext(
             "MacRx",

@@ -64,6 +64,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <map>
 #include <sstream>
 
 using namespace ns3;
@@ -126,8 +127,6 @@ struct FlowState
     Time lastCompletion;
 };
 
-uint32_t g_remaining = 0; //!< messages not yet completed, all flows
-
 void
 OnTx(FlowState* f, uint64_t seq, bool /* retransmission */)
 {
@@ -142,20 +141,18 @@ OnNak(FlowState* f, uint64_t seq)
     ++f->kSamples;
 }
 
+/// The flow monitor's record of a completed message: check it came in posting order.
 void
-OnSendComplete(FlowState* f, const RdmaCompletion& c)
+OnFlowComplete(std::map<RdmaQueuePair*, FlowState*>* flowOf, const RdmaFlowMonitor::FlowRecord& r)
 {
-    if (c.wrId != f->expectWrId)
+    FlowState* f = flowOf->at(PeekPointer(r.requester));
+    if (r.wrId != f->expectWrId)
     {
         f->inOrder = false;
     }
     ++f->expectWrId;
-    f->completedBytes += c.length;
-    f->lastCompletion = c.completionTime;
-    if (--g_remaining == 0)
-    {
-        Simulator::Stop();
-    }
+    f->completedBytes += r.bytes;
+    f->lastCompletion = r.finish;
 }
 
 void
@@ -347,7 +344,11 @@ RunOnce(const LossRunConfig& cfg,
     std::vector<FlowState> flows(cfg.flows);
     std::vector<Ptr<RdmaQueuePair>> requesters;
     const uint64_t perFlow = cfg.bytes / cfg.flows;
-    g_remaining = 0;
+    // The flow monitor times every message (one WRITE each) and stops the run at the last.
+    RdmaFlowMonitor monitor;
+    std::map<RdmaQueuePair*, FlowState*> flowOf;
+    monitor.ConnectFlowComplete(MakeBoundCallback(&OnFlowComplete, &flowOf));
+    uint64_t messages = 0;
     for (uint32_t i = 0; i < cfg.flows; ++i)
     {
         auto [qp, peer] = rdma.Connect(sender.Get(0), receiver.Get(0));
@@ -355,7 +356,8 @@ RunOnce(const LossRunConfig& cfg,
         f.messageSize = cfg.messageSize;
         qp->TraceConnectWithoutContext("Tx", MakeBoundCallback(&OnTx, &f));
         qp->TraceConnectWithoutContext("NakReceived", MakeBoundCallback(&OnNak, &f));
-        qp->SetSendCompletionCallback(MakeBoundCallback(&OnSendComplete, &f));
+        monitor.Watch(qp, peer);
+        flowOf[PeekPointer(qp)] = &f;
         peer->SetReceiveCompletionCallback(MakeBoundCallback(&OnReceiveComplete, &f));
         uint64_t left = perFlow;
         uint64_t wrId = 0;
@@ -375,11 +377,12 @@ RunOnce(const LossRunConfig& cfg,
                                            wr);
             left -= wr.length;
             ++wrId;
-            ++g_remaining;
+            ++messages;
         }
         res.messages += wrId;
         requesters.push_back(qp);
     }
+    monitor.SetStopAfterFlows(messages);
 
     const double capacity = DataRate(cfg.rate).GetBitRate() * cfg.mtu /
                             (cfg.mtu + RdmaNetDevice::ROCE_PACKET_OVERHEAD_BYTES); // bit/s

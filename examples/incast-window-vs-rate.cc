@@ -67,7 +67,6 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
-#include <numeric>
 #include <sstream>
 
 using namespace ns3;
@@ -186,7 +185,6 @@ OnEgressQueue(QueueTracker* q, uint32_t port, uint8_t cls, uint32_t bytes)
 struct RunState
 {
     std::vector<Flow> flows; //!< incast flows first, the victim last (if any)
-    uint32_t remaining{0};
     uint32_t incastRemaining{0};
     uint32_t incastFlows{0};
     QueueTracker queue;
@@ -200,20 +198,17 @@ struct RunState
     bool lastWritten{true}; //!< whether lastRow was written
 };
 
+/// The flow monitor's record of a completed flow (wrId = the flow's index).
 void
-OnComplete(RunState* s, uint32_t i, const RdmaCompletion& c)
+OnFlowComplete(RunState* s, const RdmaFlowMonitor::FlowRecord& r)
 {
-    Flow& f = s->flows[i];
-    f.finish = c.completionTime;
+    Flow& f = s->flows[r.wrId];
+    f.finish = r.finish;
     f.done = true;
-    if (i < s->incastFlows && --s->incastRemaining == 0)
+    if (r.wrId < s->incastFlows && --s->incastRemaining == 0)
     {
         s->queue.Advance(Simulator::Now());
         s->queue.until = Simulator::Now();
-    }
-    if (--s->remaining == 0)
-    {
-        Simulator::Stop();
     }
 }
 
@@ -345,6 +340,11 @@ RunScenario(const Options& o, bool withIncast, std::ofstream* series, Time baseR
     RunState s;
     s.incastFlows = n;
     s.flows.resize(senders.GetN());
+    // The flow monitor times every WRITE and stops the run at the last completion (the
+    // sampler never ends by itself).
+    RdmaFlowMonitor monitor;
+    monitor.ConnectFlowComplete(MakeBoundCallback(&OnFlowComplete, &s));
+    monitor.SetStopAfterFlows(senders.GetN());
     for (uint32_t i = 0; i < senders.GetN(); ++i)
     {
         const bool isVictim = i == n;
@@ -352,7 +352,7 @@ RunScenario(const Options& o, bool withIncast, std::ofstream* series, Time baseR
         std::tie(f.qp, f.rx) = rdma.Connect(senders.Get(i), receivers.Get(isVictim ? 1 : 0));
         f.bytes = isVictim ? o.victimSize : o.size;
         f.start = isVictim ? o.victimStart : Seconds(0);
-        f.qp->SetSendCompletionCallback(MakeBoundCallback(&OnComplete, &s, i));
+        monitor.Watch(f.qp, f.rx);
         RdmaWorkRequest wr;
         wr.opcode = RdmaWorkRequest::WRITE;
         wr.wrId = i;
@@ -364,7 +364,6 @@ RunScenario(const Options& o, bool withIncast, std::ofstream* series, Time baseR
                                        f.qp,
                                        wr);
     }
-    s.remaining = senders.GetN();
     s.incastRemaining = n;
 
     Ptr<RdmaSwitch> b = bNode->GetObject<RdmaSwitch>();
@@ -433,19 +432,6 @@ RunScenario(const Options& o, bool withIncast, std::ofstream* series, Time baseR
     r.events = Simulator::GetEventCount();
     Simulator::Destroy();
     return r;
-}
-
-/// \return the nearest-rank percentile p (0..1) of the values
-double
-Percentile(std::vector<double> v, double p)
-{
-    if (v.empty())
-    {
-        return -1;
-    }
-    std::sort(v.begin(), v.end());
-    const auto rank = static_cast<std::size_t>(std::ceil(p * v.size()));
-    return v[std::max<std::size_t>(rank, 1) - 1];
 }
 
 } // namespace
@@ -558,11 +544,10 @@ main(int argc, char* argv[])
     const double victimBoundUs =
         double(RdmaWireSize::WriteMessage(o.victimSize, o.mtu)) * 8 / lineBps * 1e6 +
         (pathRtt - frameTime).GetSeconds() * 1e6;
-    const double fctMean = r.incastFctUs.empty()
-                               ? -1
-                               : std::accumulate(r.incastFctUs.begin(), r.incastFctUs.end(), 0.0) /
-                                     r.incastFctUs.size();
-    const double fctP99 = Percentile(r.incastFctUs, 0.99);
+    RdmaSampleSummary incastFcts;
+    incastFcts.Add(r.incastFctUs);
+    const double fctMean = incastFcts.GetCount() == 0 ? -1 : incastFcts.GetMean();
+    const double fctP99 = incastFcts.GetNearestRankPercentile(0.99);
     const bool victimDone = o.victimSize == 0 || r.victimFctUs >= 0;
     const bool complete = r.incastCompleted == o.senders && victimDone;
 

@@ -163,16 +163,13 @@ Sample(Sampler* s)
     Simulator::Schedule(s->interval, &Sample, s);
 }
 
-/// Record a completion; stop when the last flow completes (the sampler never ends).
+/// The flow monitor's record of a completed WRITE (wrId = the flow's index).
 void
-OnComplete(Flow* f, uint32_t* remaining, const RdmaCompletion& c)
+OnFlowComplete(std::vector<Flow>* flows, const RdmaFlowMonitor::FlowRecord& r)
 {
-    f->finish = c.completionTime;
-    f->done = true;
-    if (--*remaining == 0)
-    {
-        Simulator::Stop();
-    }
+    Flow& f = (*flows)[r.wrId];
+    f.finish = r.finish;
+    f.done = true;
 }
 
 /// \return the RdmaNetDevices of the nodes
@@ -323,12 +320,16 @@ main(int argc, char* argv[])
             }
         }
     }
-    uint32_t remaining = flows.size();
+    // The flow monitor times every WRITE and stops the run at the last completion (the
+    // sampler never ends by itself).
+    RdmaFlowMonitor monitor;
+    monitor.ConnectFlowComplete(MakeBoundCallback(&OnFlowComplete, &flows));
+    monitor.SetStopAfterFlows(flows.size());
     for (uint32_t i = 0; i < flows.size(); ++i)
     {
         Flow& f = flows[i];
         std::tie(f.qp, f.rx) = rdma.Connect(tree.GetHost(f.src), tree.GetHost(f.dst));
-        f.qp->SetSendCompletionCallback(MakeBoundCallback(&OnComplete, &f, &remaining));
+        monitor.Watch(f.qp, f.rx);
         RdmaWorkRequest wr;
         wr.opcode = RdmaWorkRequest::WRITE;
         wr.wrId = i;

@@ -40,32 +40,6 @@ using namespace ns3;
 
 NS_LOG_COMPONENT_DEFINE("RdmaIncastExample");
 
-namespace
-{
-/// What the example records of one flow.
-struct FlowRecord
-{
-    uint32_t sender{0};
-    Ptr<RdmaQueuePair> qp;
-    Time start;
-    Time finish;
-    bool done{false};
-};
-
-/// Record a completion; stop when the last message completes (the sampler never ends).
-void
-OnSendComplete(FlowRecord* r, uint32_t* remaining, const RdmaCompletion& c)
-{
-    r->finish = c.completionTime;
-    r->done = true;
-    if (--*remaining == 0)
-    {
-        Simulator::Stop();
-    }
-}
-
-} // namespace
-
 /// Periodic sample of the bottleneck queue and of the senders' pause state.
 void
 SampleQueue(std::ofstream* out,
@@ -213,24 +187,32 @@ main(int argc, char* argv[])
     rdma.AssignStreams(switchNode, 0);
     RdmaRoutingHelper::PopulateRoutingTables();
 
-    std::vector<FlowRecord> flows(senders);
-    uint32_t remaining = senders;
+    // The flow monitor measures every WRITE (FCT, ideal FCT, slowdown) and stops the run at
+    // the last completion (the queue sampler never ends by itself).
+    RdmaFlowMonitor monitor;
+    monitor.SetStopAfterFlows(senders);
+    std::vector<Ptr<RdmaQueuePair>> qps(senders);
+    std::vector<RdmaFlowMonitor::FlowRecord> records(senders); // by wrId = flow index
+    std::vector<bool> done(senders, false);
+    monitor.ConnectFlowComplete(Callback<void, const RdmaFlowMonitor::FlowRecord&>(
+        [&records, &done](const RdmaFlowMonitor::FlowRecord& r) {
+            records[r.wrId] = r;
+            done[r.wrId] = true;
+        }));
     for (uint32_t i = 0; i < senders; ++i)
     {
-        flows[i].sender = i + 1;
-        flows[i].qp = rdma.Connect(sendersNodes.Get(i), receiver.Get(0)).first;
-        flows[i].qp->SetSendCompletionCallback(
-            MakeBoundCallback(&OnSendComplete, &flows[i], &remaining));
+        Ptr<RdmaQueuePair> peer;
+        std::tie(qps[i], peer) = rdma.Connect(sendersNodes.Get(i), receiver.Get(0));
+        monitor.Watch(qps[i], peer);
         RdmaWorkRequest wr;
         wr.opcode = RdmaWorkRequest::WRITE;
         wr.wrId = i;
         wr.length = messageBytes;
         wr.remoteAddress = 0x10000000ULL * (i + 1);
-        flows[i].start = Seconds(0);
         Simulator::ScheduleWithContext(sendersNodes.Get(i)->GetId(),
-                                       flows[i].start,
+                                       Seconds(0),
                                        &RdmaQueuePair::PostSend,
-                                       flows[i].qp,
+                                       qps[i],
                                        wr);
     }
 
@@ -283,16 +265,14 @@ main(int argc, char* argv[])
     RdmaOutputHelper::CreateParentDirectories(output);
     std::ofstream csv(output);
     NS_ABORT_MSG_IF(!csv, "cannot write --output " << output);
-    csv << "flow,sender,bytes,start_us,fct_us,goodput_gbps,packets_sent,retransmissions,timeouts,"
-           "completed\n";
+    csv << "flow,sender,bytes,start_us,fct_us,ideal_fct_us,slowdown,goodput_gbps,packets_sent,"
+           "retransmissions,timeouts,completed\n";
 
     // Bytes per packet besides payload (82), see the file comment.
     const double lineRate = DataRate(rate).GetBitRate();
     const double goodputBps = RdmaWireSize::PayloadRate(lineRate, mtu);
-    uint32_t completed = 0;
     uint64_t retransmissions = 0;
     uint64_t timeouts = 0;
-    Time last(0);
     std::cout << std::fixed << std::setprecision(3);
     std::cout << "rdma-incast: " << senders << " -> 1, " << messageBytes << " B each, " << rate
               << ", delay " << delay.As(Time::US) << ", MTU " << mtu << ", buffer " << bufferBytes
@@ -300,23 +280,25 @@ main(int argc, char* argv[])
               << (headroom == 0 ? std::string("auto") : std::to_string(headroom) + " B") << ", PFC "
               << (pfc ? "on" : "off") << ", ECN " << (ecn ? "on" : "off") << ", "
               << congestionControl << "\n";
-    std::cout << "flow  sender      FCT(us)  goodput(Gb/s)  retx  timeouts\n";
+    std::cout << "flow  sender      FCT(us)  slowdown  goodput(Gb/s)  retx  timeouts\n";
     for (uint32_t i = 0; i < senders; ++i)
     {
-        const FlowRecord& r = flows[i];
-        const double fctUs = r.done ? (r.finish - r.start).GetSeconds() * 1e6 : -1;
-        const double gbps = r.done ? messageBytes * 8.0 / (fctUs * 1e-6) / 1e9 : 0;
-        completed += r.done;
-        retransmissions += r.qp->GetRetransmissions();
-        timeouts += r.qp->GetTimeouts();
-        last = std::max(last, r.finish);
-        std::cout << std::setw(4) << i << std::setw(8) << r.sender << std::setw(13) << fctUs
-                  << std::setw(15) << gbps << std::setw(6) << r.qp->GetRetransmissions()
-                  << std::setw(10) << r.qp->GetTimeouts() << "\n";
-        csv << i << "," << r.sender << "," << messageBytes << "," << r.start.GetMicroSeconds()
-            << "," << fctUs << "," << gbps << "," << r.qp->GetPacketsSent() << ","
-            << r.qp->GetRetransmissions() << "," << r.qp->GetTimeouts() << "," << r.done << "\n";
+        const RdmaFlowMonitor::FlowRecord& r = records[i];
+        const double fctUs = done[i] ? r.GetFct().GetSeconds() * 1e6 : -1;
+        const double gbps = done[i] ? messageBytes * 8.0 / (fctUs * 1e-6) / 1e9 : 0;
+        const Ptr<RdmaQueuePair>& qp = qps[i];
+        retransmissions += qp->GetRetransmissions();
+        timeouts += qp->GetTimeouts();
+        std::cout << std::setw(4) << i << std::setw(8) << i + 1 << std::setw(13) << fctUs
+                  << std::setw(10) << r.slowdown << std::setw(15) << gbps << std::setw(6)
+                  << qp->GetRetransmissions() << std::setw(10) << qp->GetTimeouts() << "\n";
+        csv << i << "," << i + 1 << "," << messageBytes << "," << r.start.GetMicroSeconds() << ","
+            << fctUs << "," << (done[i] ? r.idealFct.GetSeconds() * 1e6 : -1) << "," << r.slowdown
+            << "," << gbps << "," << qp->GetPacketsSent() << "," << qp->GetRetransmissions() << ","
+            << qp->GetTimeouts() << "," << done[i] << "\n";
     }
+    const uint64_t completed = monitor.GetFlows();
+    const Time last = monitor.GetLastCompletion();
     const double idealUs = senders * messageBytes * 8.0 / goodputBps * 1e6;
     std::cout << "completed " << completed << "/" << senders << " messages; last at "
               << last.GetSeconds() * 1e6 << " us; bottleneck bound N*size/goodput = " << idealUs

@@ -10,6 +10,7 @@
 #include "rdma-option-checker.h"
 #include "rdma-output-helper.h"
 #include "rdma-routing-helper.h"
+#include "rdma-sample-summary.h"
 
 #include "ns3/application-container.h"
 #include "ns3/boolean.h"
@@ -746,15 +747,10 @@ PrintSummary(std::ostream& os,
         linkDrops += p.device->GetRxDropCount();
         frames += p.device->GetTxFrames();
     }
-    std::sort(fcts.begin(), fcts.end());
-    auto pct = [&fcts](double p) {
-        return fcts.empty() ? 0.0 : fcts[std::min(fcts.size() - 1, std::size_t(p * fcts.size()))];
-    };
-    double mean = 0;
-    for (double v : fcts)
-    {
-        mean += v / fcts.size();
-    }
+    RdmaSampleSummary fctSummary; // percentiles by HPCC's analysis-script rule
+    fctSummary.Add(fcts);
+    auto pct = [&fctSummary](double p) { return fctSummary.GetIndexPercentile(p); };
+    const double mean = fctSummary.GetMean();
     rusage ru{};
     getrusage(RUSAGE_SELF, &ru);
     const double wall =

@@ -15,6 +15,7 @@
 #include "ns3/rdma-nic.h"
 #include "ns3/rdma-queue-pair.h"
 #include "ns3/rdma-switch.h"
+#include "ns3/simulator.h"
 
 #include <algorithm>
 #include <cmath>
@@ -57,6 +58,18 @@ RdmaFlowMonitor::SetSizeBuckets(const std::vector<uint64_t>& bounds)
     NS_ABORT_MSG_IF(m_flows != 0, "RdmaFlowMonitor: SetSizeBuckets after flows were recorded");
     m_bounds = bounds;
     m_stats.assign(m_bounds.size() + 1, Stats{});
+}
+
+void
+RdmaFlowMonitor::ConnectFlowComplete(Callback<void, const FlowRecord&> callback)
+{
+    m_flowComplete.ConnectWithoutContext(callback);
+}
+
+void
+RdmaFlowMonitor::SetStopAfterFlows(uint64_t flows)
+{
+    m_stopAfter = flows;
 }
 
 void
@@ -302,6 +315,22 @@ RdmaFlowMonitor::Record(const Watched& w, const RdmaCompletion& c)
                << "," << c.postTime.GetSeconds() * 1e6 << "," << c.completionTime.GetSeconds() * 1e6
                << "," << fct.GetSeconds() * 1e6 << "," << ideal.GetSeconds() * 1e6 << ","
                << slowdown << "\n";
+    }
+    if (!m_flowComplete.IsEmpty())
+    {
+        FlowRecord r;
+        r.requester = w.qp;
+        r.wrId = c.wrId;
+        r.bytes = c.length;
+        r.start = c.postTime;
+        r.finish = c.completionTime;
+        r.idealFct = ideal;
+        r.slowdown = slowdown;
+        m_flowComplete(r);
+    }
+    if (m_flows == m_stopAfter)
+    {
+        Simulator::Stop();
     }
 }
 

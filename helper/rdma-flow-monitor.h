@@ -10,6 +10,7 @@
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
 #include "ns3/rdma-work-request.h"
+#include "ns3/traced-callback.h"
 
 #include <cstdint>
 #include <fstream>
@@ -81,6 +82,27 @@ class RdmaFlowMonitor
     };
 
     /**
+     * One completed flow: what its CSV line holds, for a program that prints its own table
+     * or adds counters of its own (ConnectFlowComplete). Valid during the callback only.
+     */
+    struct FlowRecord
+    {
+        Ptr<RdmaQueuePair> requester; //!< the queue pair that posted the WRITE
+        uint64_t wrId{0};             //!< the work request's wrId
+        uint64_t bytes{0};            //!< message length
+        Time start;                   //!< when posted
+        Time finish;                  //!< when the requester completed (last byte acknowledged)
+        Time idealFct;                //!< GetIdealFct of the flow's path and size
+        double slowdown{0};           //!< (finish - start) / idealFct
+
+        /// \return the flow completion time, finish - start
+        Time GetFct() const
+        {
+            return finish - start;
+        }
+    };
+
+    /**
      * \param csvPath file of per-flow records ("" for none); its folders are created
      */
     explicit RdmaFlowMonitor(const std::string& csvPath = "");
@@ -107,6 +129,21 @@ class RdmaFlowMonitor
      * \param responder its peer
      */
     void Watch(Ptr<RdmaQueuePair> requester, Ptr<RdmaQueuePair> responder);
+
+    /**
+     * Call back with every flow's record as it completes, after the monitor has counted it
+     * (ns-3's FlowMonitor leaves this to the program after the run; here a program that
+     * needs per-flow lines gets them without holding them).
+     * \param callback called once per completed flow
+     */
+    void ConnectFlowComplete(Callback<void, const FlowRecord&> callback);
+
+    /**
+     * Stop the simulation when this many flows have completed: for a scenario whose
+     * samplers and timers would otherwise run to the stop time. 0 (the default) never stops.
+     * \param flows completed flows to stop after
+     */
+    void SetStopAfterFlows(uint64_t flows);
 
     /**
      * \param src source host address
@@ -191,6 +228,8 @@ class RdmaFlowMonitor
     Ptr<RdmaNic> NicOf(Ipv4Address address);
 
     std::unique_ptr<std::ofstream> m_csv;
+    TracedCallback<const FlowRecord&> m_flowComplete; //!< ConnectFlowComplete's callbacks
+    uint64_t m_stopAfter{0};                          //!< SetStopAfterFlows
     std::vector<uint64_t> m_bounds{10'000, 100'000, 1'000'000, 10'000'000};
     std::vector<Stats> m_stats;
     std::vector<std::unique_ptr<Watched>> m_watched;

@@ -408,6 +408,116 @@ TEST(RdmaTrafficDeathTest, BadGeneratorInputIsRefusedBeforeTheRun)
     EXPECT_DEATH(install(4, "Fraction", DoubleValue(1.2)), "Fraction 1.2 is invalid");
 }
 
+TEST(RdmaTraffic, SampleSummaryFollowsItsTwoNamedRules)
+{
+    // Five values added out of order. Index rule (HPCC's get_pctl): sorted[min(4, floor(5 q))];
+    // nearest rank: the ceil(5 q)-th smallest. They differ only where 5 q is an integer:
+    // q = 0.4 -> index 2 (value 3) against rank 2 (value 2); q = 0.5 -> index 2 and rank 3,
+    // both the value 3; q = 0.99 -> index 4 and rank 5, both 5; q = 1 -> the largest; q = 0 ->
+    // the smallest. The mean is 3.
+    RdmaSampleSummary s;
+    s.Add(std::vector<double>{5, 1, 4});
+    s.Add(2);
+    s.Add(3);
+    EXPECT_EQ(s.GetCount(), 5u);
+    EXPECT_DOUBLE_EQ(s.GetMean(), 3.0);
+    EXPECT_EQ(s.GetIndexPercentile(0.4), 3);
+    EXPECT_EQ(s.GetNearestRankPercentile(0.4), 2);
+    EXPECT_EQ(s.GetIndexPercentile(0.5), 3);
+    EXPECT_EQ(s.GetNearestRankPercentile(0.5), 3);
+    EXPECT_EQ(s.GetIndexPercentile(0.99), 5);
+    EXPECT_EQ(s.GetNearestRankPercentile(0.99), 5);
+    EXPECT_EQ(s.GetIndexPercentile(1), 5);
+    EXPECT_EQ(s.GetNearestRankPercentile(1), 5);
+    EXPECT_EQ(s.GetIndexPercentile(0), 1);
+    EXPECT_EQ(s.GetNearestRankPercentile(0), 1);
+    s.Add(0); // after a percentile: sorted again
+    EXPECT_EQ(s.GetIndexPercentile(0), 0);
+    EXPECT_DOUBLE_EQ(s.GetMean(), 2.5);
+    const RdmaSampleSummary empty;
+    EXPECT_EQ(empty.GetIndexPercentile(0.5), 0);
+    EXPECT_EQ(empty.GetNearestRankPercentile(0.5), -1);
+    EXPECT_EQ(empty.GetMean(), 0);
+}
+
+TEST(RdmaTrafficDeathTest, SampleSummaryRefusesAQuantileOutsideZeroToOne)
+{
+    RdmaSampleSummary s;
+    s.Add(1);
+    EXPECT_DEATH(s.GetIndexPercentile(1.5), "quantile 1.5 outside \\[0, 1\\]");
+    EXPECT_DEATH(s.GetNearestRankPercentile(-0.1), "quantile -0.1 outside \\[0, 1\\]");
+}
+
+namespace
+{
+
+/// A periodic event that never ends by itself (as an example's queue sampler).
+void
+Tick(uint64_t* ticks)
+{
+    ++*ticks;
+    Simulator::Schedule(MicroSeconds(1), &Tick, ticks);
+}
+
+} // namespace
+
+TEST(RdmaTraffic, FlowCallbackGivesEachRecordAndStopAfterFlowsEndsTheRun)
+{
+    // Three senders WRITE 10, 20 and 30 kB to one receiver, posted at 0, 1 and 2 us. The
+    // monitor's per-flow callback must see each flow once with the figures of its CSV line
+    // (FCT = finish - start, slowdown = FCT / ideal, wrId as posted), and SetStopAfterFlows(2)
+    // must end a run that a never-ending sampler would otherwise carry to its 1 s stop: the
+    // run ends at the second completion, and the third flow is not recorded.
+    Star star(4, "100Gbps", MicroSeconds(1));
+    star.Install();
+    const std::string dir = OutputDir() + "/flow-callback";
+    RdmaFlowMonitor monitor(dir + "/flows.csv");
+    std::vector<RdmaFlowMonitor::FlowRecord> records;
+    std::vector<Ptr<RdmaQueuePair>> qps;
+    monitor.ConnectFlowComplete(Callback<void, const RdmaFlowMonitor::FlowRecord&>(
+        [&records](const RdmaFlowMonitor::FlowRecord& r) { records.push_back(r); }));
+    monitor.SetStopAfterFlows(2);
+    for (uint32_t i = 1; i <= 3; ++i)
+    {
+        auto [qp, peer] = star.rdma.Connect(star.hosts.Get(i), star.hosts.Get(0));
+        monitor.Watch(qp, peer);
+        PostWriteAt(qp, star.hosts.Get(i), MicroSeconds(i - 1), 10000 * i, 100 + i);
+        qps.push_back(qp);
+    }
+    uint64_t ticks = 0;
+    Simulator::Schedule(Seconds(0), &Tick, &ticks);
+    Simulator::Stop(Seconds(1));
+    Simulator::Run();
+    const Time end = Simulator::Now();
+    Simulator::Destroy();
+    ASSERT_EQ(records.size(), 2u);
+    EXPECT_EQ(monitor.GetFlows(), 2u);
+    EXPECT_EQ(end, records[1].finish) << "the run must stop at the second completion";
+    EXPECT_LT(ticks, 100u);
+    for (const auto& r : records)
+    {
+        const uint32_t i = r.wrId - 100; // the sender's index
+        ASSERT_GE(i, 1u);
+        ASSERT_LE(i, 3u);
+        EXPECT_EQ(r.requester, qps[i - 1]);
+        EXPECT_EQ(r.bytes, 10000u * i);
+        EXPECT_EQ(r.start, MicroSeconds(i - 1));
+        EXPECT_GT(r.finish, r.start);
+        EXPECT_EQ(r.GetFct(), r.finish - r.start);
+        EXPECT_DOUBLE_EQ(r.slowdown, r.GetFct().GetSeconds() / r.idealFct.GetSeconds());
+        EXPECT_GE(r.slowdown, 1.0);
+    }
+    monitor.Flush();
+    std::ifstream csv(dir + "/flows.csv");
+    std::string line;
+    uint32_t lines = 0;
+    while (std::getline(csv, line))
+    {
+        ++lines;
+    }
+    EXPECT_EQ(lines, 3u); // header + the two flows the callback saw
+}
+
 TEST(RdmaTraffic, DestinationPatterns)
 {
     // Each pattern's destinations, counted from the FlowStart trace over ~2000 flows per run
