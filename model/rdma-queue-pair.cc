@@ -836,6 +836,14 @@ RdmaQueuePair::ReceiveAck(const RdmaBthHeader& bth, const RdmaAethHeader& aeth, 
     {
         fb.hasTimestamps = false;
     }
+    if (m_txMessages.empty() && m_rs.sndUna >= m_rs.highestSent &&
+        m_sendTimes.size() > SEND_TIME_RING_MIN)
+    {
+        // Idle with nothing in flight, and this ACK's RTT sampled: no send time can be asked
+        // for again. Give back what the largest flow grew (up to 32 KB), or a pool of queue
+        // pairs keeps, for the rest of a long workload, the most each one ever had in flight.
+        std::vector<Time>(SEND_TIME_RING_MIN, AMBIGUOUS_SEND_TIME).swap(m_sendTimes);
+    }
     DeliverFeedback(fb, sackedBefore, lostBefore);
     SyncTimer();
     m_txReady();
@@ -1268,6 +1276,12 @@ uint64_t
 RdmaQueuePair::GetTimeouts() const
 {
     return m_timeouts;
+}
+
+std::size_t
+RdmaQueuePair::GetSendTimeSlots() const
+{
+    return m_sendTimes.size();
 }
 
 uint64_t

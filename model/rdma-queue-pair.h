@@ -231,6 +231,9 @@ class RdmaQueuePair : public Object
     uint64_t GetRetransmissions() const;
     /// \return retransmission timeouts
     uint64_t GetTimeouts() const;
+    /// \return slots of the ring of send times (RTT samples): it grows while many packets
+    /// are in flight and returns to its initial size when the queue pair goes idle
+    std::size_t GetSendTimeSlots() const;
     /// \return NAKs received
     uint64_t GetNaksReceived() const;
     /// \return NAKs sent (responder)

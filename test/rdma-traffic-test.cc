@@ -518,6 +518,43 @@ TEST(RdmaTraffic, FlowCallbackGivesEachRecordAndStopAfterFlowsEndsTheRun)
     EXPECT_EQ(lines, 3u); // header + the two flows the callback saw
 }
 
+TEST(RdmaTraffic, AnIdleQueuePairGivesBackTheStateOfItsLargestFlow)
+{
+    // A workload's memory must follow the flows in progress, not the largest flow each
+    // pooled queue pair ever carried. Two senders WRITE 1 MB each at line rate (fixed rate)
+    // into one port: the bottleneck queue holds about half a megabyte, so each sender has
+    // hundreds of 1 KB packets in flight and its ring of send times grows from 64 slots.
+    // Once its WRITE completes and nothing is in flight, the ring must be back to 64 slots
+    // (8 B each: up to 32 KB per queue pair otherwise, kept for the rest of the run).
+    Star star(3, "100Gbps", MicroSeconds(1));
+    star.rdma.SetCongestionControl("ns3::RdmaFixedRateCongestionControl");
+    star.Install();
+    std::vector<Ptr<RdmaQueuePair>> qps;
+    std::vector<std::size_t> peakSlots(2, 0);
+    for (uint32_t i = 1; i <= 2; ++i)
+    {
+        auto [qp, peer] = star.rdma.Connect(star.hosts.Get(i), star.hosts.Get(0));
+        qps.push_back(qp);
+        PostWriteAt(qp, star.hosts.Get(i), Seconds(0), 1000000);
+    }
+    for (uint32_t t = 1; t < 100; ++t)
+    {
+        Simulator::Schedule(MicroSeconds(t), [&qps, &peakSlots]() {
+            for (std::size_t i = 0; i < qps.size(); ++i)
+            {
+                peakSlots[i] = std::max(peakSlots[i], qps[i]->GetSendTimeSlots());
+            }
+        });
+    }
+    Simulator::Run();
+    for (std::size_t i = 0; i < qps.size(); ++i)
+    {
+        EXPECT_GE(peakSlots[i], 256u) << "sender " << i << ": the ring did not grow";
+        EXPECT_EQ(qps[i]->GetSendTimeSlots(), 64u) << "sender " << i << " idle";
+    }
+    Simulator::Destroy();
+}
+
 TEST(RdmaTraffic, DestinationPatterns)
 {
     // Each pattern's destinations, counted from the FlowStart trace over ~2000 flows per run
