@@ -225,6 +225,9 @@ def build(bld):
         minimal = bld.create_ns3_program('rdma-minimal', ['rdma', 'core', 'network', 'internet'])
         minimal.source = 'examples/rdma-minimal.cc'
         minimal.target = 'examples/' + minimal.target
+        kingman = bld.create_ns3_program('kingman', ['rdma', 'core', 'network', 'internet'])
+        kingman.source = 'examples/kingman.cc'
+        kingman.target = 'examples/' + kingman.target
         goodput = bld.create_ns3_program('goodput-vs-loss', ['rdma', 'core', 'network', 'internet'])
         goodput.source = 'examples/goodput-vs-loss.cc'
         goodput.target = 'examples/' + goodput.target
@@ -272,6 +275,7 @@ def build(bld):
             'test/rdma-egress-test.cc',
             'test/rdma-credit-flow-control-test.cc',
             'test/rdma-link-framing-test.cc',
+            'test/rdma-kingman-test.cc',
             'test/rdma-link-test.cc',
             'test/rdma-switch-test.cc',
             'test/rdma-load-balance-test.cc',
