@@ -225,6 +225,9 @@ def build(bld):
         minimal = bld.create_ns3_program('rdma-minimal', ['rdma', 'core', 'network', 'internet'])
         minimal.source = 'examples/rdma-minimal.cc'
         minimal.target = 'examples/' + minimal.target
+        credits = bld.create_ns3_program('credits-vs-pfc', ['rdma', 'core', 'network', 'internet'])
+        credits.source = 'examples/credits-vs-pfc.cc'
+        credits.target = 'examples/' + credits.target
         kingman = bld.create_ns3_program('kingman', ['rdma', 'core', 'network', 'internet'])
         kingman.source = 'examples/kingman.cc'
         kingman.target = 'examples/' + kingman.target
@@ -276,6 +279,7 @@ def build(bld):
             'test/rdma-credit-flow-control-test.cc',
             'test/rdma-link-framing-test.cc',
             'test/rdma-kingman-test.cc',
+            'test/rdma-credits-vs-pfc-test.cc',
             'test/rdma-link-test.cc',
             'test/rdma-switch-test.cc',
             'test/rdma-load-balance-test.cc',
