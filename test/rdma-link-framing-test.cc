@@ -260,3 +260,54 @@ TEST(RdmaLinkFramingDeathTest, BadInputIsRefused)
         "'ns3::RdmaPfcFlowControl' is not a link framing; valid: ns3::RdmaUalinkFlitFraming, "
         "ns3::RdmaCompressedHeaderFraming");
 }
+
+TEST(RdmaLinkFraming, ScaleUpPodRunsOnFlitsAndCreditsSelectedOnItsLinkHelper)
+{
+    // A 4-accelerator, 2-plane pod whose every link uses UALink-like FLITs and credits (two
+    // lines on the pod's link helper): a 3-to-1 incast of 512 KB WRITEs completes with no
+    // drop and no retransmission, and every link carried DL flits only (its wire bytes are
+    // a whole number of 640-byte flits).
+    const uint64_t bytes = 512 * 1024;
+    RdmaHelper rdma;
+    ScaleUpHelper pod;
+    pod.SetAccelerators(4);
+    pod.SetPlanes(2);
+    pod.GetLinkHelper().SetLinkFlowControl("ns3::RdmaCreditFlowControl");
+    pod.GetLinkHelper().SetLinkFraming("ns3::RdmaUalinkFlitFraming");
+    pod.Install(rdma);
+    std::vector<CompletionLog> logs(3);
+    std::vector<Ptr<RdmaQueuePair>> qps;
+    for (uint32_t i = 1; i <= 3; ++i)
+    {
+        auto [qp, peer] = rdma.Connect(pod.GetAccelerator(i), pod.GetAccelerator(0));
+        logs[i - 1].Attach(qp, peer);
+        qps.push_back(qp);
+        PostWriteAt(qp, pod.GetAccelerator(i), Seconds(0), bytes, i);
+    }
+    Simulator::Stop(MilliSeconds(5));
+    Simulator::Run();
+    for (uint32_t i = 0; i < 3; ++i)
+    {
+        ASSERT_EQ(logs[i].receives.size(), 1u);
+        EXPECT_EQ(logs[i].receives[0].length, bytes);
+        EXPECT_EQ(logs[i].sends.size(), 1u);
+        EXPECT_EQ(qps[i]->GetRetransmissions(), 0u);
+    }
+    uint64_t flits = 0;
+    for (uint32_t d = 0; d < pod.GetDevices().GetN(); ++d)
+    {
+        Ptr<RdmaNetDevice> dev = DynamicCast<RdmaNetDevice>(pod.GetDevices().Get(d));
+        auto framing = DynamicCast<RdmaUalinkFlitFraming>(dev->GetLinkFraming());
+        ASSERT_TRUE(framing) << "device " << d;
+        EXPECT_EQ(dev->GetTxWireBytes(), framing->GetDlFlitsSent() * 640) << "device " << d;
+        EXPECT_EQ(dev->GetRxDropCount(), 0u);
+        flits += framing->GetDlFlitsSent();
+    }
+    // At least the payload's TL flits: 3 x 512 KB / 64 B, 9 to a DL flit, crossing two links.
+    EXPECT_GE(flits, 2 * 3 * bytes / 64 / 9);
+    for (uint32_t p = 0; p < 2; ++p)
+    {
+        EXPECT_EQ(pod.GetSwitch(p)->GetObject<RdmaSwitch>()->GetTotalDrops(), 0u);
+    }
+    Simulator::Destroy();
+}
