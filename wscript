@@ -44,6 +44,9 @@ def build(bld):
         'model/rdma-link-flow-control.cc',
         'model/rdma-pfc-flow-control.cc',
         'model/rdma-credit-flow-control.cc',
+        'model/rdma-link-framing.cc',
+        'model/rdma-ualink-flit-framing.cc',
+        'model/rdma-compressed-header-framing.cc',
         'model/rdma-switch-mmu.cc',
         'model/rdma-switch.cc',
         'model/rdma-egress-processor.cc',
@@ -132,6 +135,9 @@ def build(bld):
         'model/rdma-link-flow-control.h',
         'model/rdma-pfc-flow-control.h',
         'model/rdma-credit-flow-control.h',
+        'model/rdma-link-framing.h',
+        'model/rdma-ualink-flit-framing.h',
+        'model/rdma-compressed-header-framing.h',
         'model/rdma-switch-mmu.h',
         'model/rdma-switch.h',
         'model/rdma-egress-processor.h',
@@ -221,6 +227,12 @@ def build(bld):
         minimal = bld.create_ns3_program('rdma-minimal', ['rdma', 'core', 'network', 'internet'])
         minimal.source = 'examples/rdma-minimal.cc'
         minimal.target = 'examples/' + minimal.target
+        credits = bld.create_ns3_program('credits-vs-pfc', ['rdma', 'core', 'network', 'internet'])
+        credits.source = 'examples/credits-vs-pfc.cc'
+        credits.target = 'examples/' + credits.target
+        kingman = bld.create_ns3_program('kingman', ['rdma', 'core', 'network', 'internet'])
+        kingman.source = 'examples/kingman.cc'
+        kingman.target = 'examples/' + kingman.target
         goodput = bld.create_ns3_program('goodput-vs-loss', ['rdma', 'core', 'network', 'internet'])
         goodput.source = 'examples/goodput-vs-loss.cc'
         goodput.target = 'examples/' + goodput.target
@@ -267,6 +279,9 @@ def build(bld):
             'test/rdma-telemetry-test.cc',
             'test/rdma-egress-test.cc',
             'test/rdma-credit-flow-control-test.cc',
+            'test/rdma-link-framing-test.cc',
+            'test/rdma-kingman-test.cc',
+            'test/rdma-credits-vs-pfc-test.cc',
             'test/rdma-link-test.cc',
             'test/rdma-switch-test.cc',
             'test/rdma-load-balance-test.cc',

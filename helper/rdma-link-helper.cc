@@ -12,6 +12,7 @@
 #include "ns3/packet.h"
 #include "ns3/rdma-channel.h"
 #include "ns3/rdma-link-flow-control.h"
+#include "ns3/rdma-link-framing.h"
 #include "ns3/rdma-net-device.h"
 
 #include <sstream>
@@ -64,6 +65,31 @@ RdmaLinkHelper::SetLinkFlowControlAttribute(std::string name, const AttributeVal
     m_flowControlFactory.Set(name, value);
 }
 
+void
+RdmaLinkHelper::SetLinkFraming(std::string type)
+{
+    NS_LOG_FUNCTION(this << type);
+    TypeId tid;
+    NS_ABORT_MSG_IF(!TypeId::LookupByNameFailSafe(type, &tid) ||
+                        !tid.IsChildOf(RdmaLinkFraming::GetTypeId()) ||
+                        tid == RdmaLinkFraming::GetTypeId(),
+                    "RdmaLinkHelper::SetLinkFraming: '"
+                        << type
+                        << "' is not a link framing; valid: ns3::RdmaUalinkFlitFraming, "
+                           "ns3::RdmaCompressedHeaderFraming");
+    m_framingFactory.SetTypeId(tid);
+    m_framingSet = true;
+}
+
+void
+RdmaLinkHelper::SetLinkFramingAttribute(std::string name, const AttributeValue& value)
+{
+    NS_ABORT_MSG_IF(!m_framingSet,
+                    "RdmaLinkHelper::SetLinkFramingAttribute(" << name
+                                                               << "): call SetLinkFraming first");
+    m_framingFactory.Set(name, value);
+}
+
 NetDeviceContainer
 RdmaLinkHelper::Install(NodeContainer c)
 {
@@ -88,6 +114,11 @@ RdmaLinkHelper::Install(Ptr<Node> a, Ptr<Node> b)
     {
         devA->SetLinkFlowControl(m_flowControlFactory.Create<RdmaLinkFlowControl>());
         devB->SetLinkFlowControl(m_flowControlFactory.Create<RdmaLinkFlowControl>());
+    }
+    if (m_framingSet)
+    {
+        devA->SetLinkFraming(m_framingFactory.Create<RdmaLinkFraming>());
+        devB->SetLinkFraming(m_framingFactory.Create<RdmaLinkFraming>());
     }
     Ptr<RdmaChannel> channel = m_channelFactory.Create<RdmaChannel>();
     devA->Attach(channel);

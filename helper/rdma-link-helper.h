@@ -63,6 +63,21 @@ class RdmaLinkHelper : public PcapHelperForDevice, public AsciiTraceHelperForDev
     void SetLinkFlowControlAttribute(std::string name, const AttributeValue& value);
 
     /**
+     * Choose the scale-up link framing of every device Install creates, by TypeId name:
+     * "ns3::RdmaUalinkFlitFraming" or "ns3::RdmaCompressedHeaderFraming" (default: none,
+     * Ethernet). Aborts, listing the valid names, if type is not an RdmaLinkFraming.
+     * \param type the TypeId name
+     */
+    void SetLinkFraming(std::string type);
+    /**
+     * Set an attribute of the link framing of every device Install creates (after
+     * SetLinkFraming), e.g. ("TransactionHeaderBytes", UintegerValue(16)).
+     * \param name the attribute name
+     * \param value its value
+     */
+    void SetLinkFramingAttribute(std::string name, const AttributeValue& value);
+
+    /**
      * Connect two nodes: one RdmaNetDevice on each (with a freshly allocated MAC
      * address), attached to a new RdmaChannel.
      * \param a one node
@@ -92,6 +107,8 @@ class RdmaLinkHelper : public PcapHelperForDevice, public AsciiTraceHelperForDev
     ObjectFactory m_channelFactory;     //!< creates the channels
     ObjectFactory m_flowControlFactory; //!< creates the link flow controls (if a type is set)
     bool m_flowControlSet{false};       //!< SetLinkFlowControl was called
+    ObjectFactory m_framingFactory;     //!< creates the link framings (if a type is set)
+    bool m_framingSet{false};           //!< SetLinkFraming was called
 };
 
 } // namespace ns3

@@ -9,6 +9,7 @@
 #include "rdma-bth-header.h"
 #include "rdma-channel.h"
 #include "rdma-link-flow-control.h"
+#include "rdma-link-framing.h"
 #include "rdma-pfc-flow-control.h"
 #include "rdma-recycled-allocation.h"
 #include "rdma-reth-header.h"
@@ -230,6 +231,15 @@ RdmaNetDevice::GetTypeId()
                           MakePointerAccessor(&RdmaNetDevice::SetLinkFlowControl,
                                               &RdmaNetDevice::GetLinkFlowControl),
                           MakePointerChecker<RdmaLinkFlowControl>())
+            .AddAttribute(
+                "LinkFraming",
+                "A scale-up link framing that charges frames in place of Framing "
+                "(an RdmaLinkFraming: ns3::RdmaUalinkFlitFraming, "
+                "ns3::RdmaCompressedHeaderFraming); none (the default): Ethernet. "
+                "Both ends of a link must use the same.",
+                PointerValue(),
+                MakePointerAccessor(&RdmaNetDevice::SetLinkFraming, &RdmaNetDevice::GetLinkFraming),
+                MakePointerChecker<RdmaLinkFraming>())
             .AddAttribute("ReceiveErrorModel",
                           "The receiver error model used to simulate frame loss",
                           PointerValue(),
@@ -360,6 +370,7 @@ RdmaNetDevice::DoDispose()
     }
     m_flowControl = nullptr;
     m_fc = nullptr;
+    m_linkFraming = nullptr;
     m_currentFrame = nullptr;
     m_controlQueue.clear();
     for (uint32_t cls = 0; cls < NUM_CLASSES; ++cls)
@@ -466,6 +477,27 @@ RdmaNetDevice::SetLinkFlowControl(Ptr<RdmaLinkFlowControl> flowControl)
     m_flowControl = flowControl;
     m_fc = PeekPointer(flowControl);
     m_fc->SetDevice(this);
+}
+
+void
+RdmaNetDevice::SetLinkFraming(Ptr<RdmaLinkFraming> framing)
+{
+    NS_LOG_FUNCTION(this << framing);
+    NS_ABORT_MSG_IF(framing && m_framing != ETHERNET,
+                    "RdmaNetDevice: LinkFraming " << framing->GetInstanceTypeId().GetName()
+                                                  << " with Framing HpccSimulator; valid: "
+                                                     "one of the two");
+    m_linkFraming = framing;
+    if (framing)
+    {
+        framing->SetDevice(this);
+    }
+}
+
+Ptr<RdmaLinkFraming>
+RdmaNetDevice::GetLinkFraming() const
+{
+    return m_linkFraming;
 }
 
 Ptr<RdmaLinkFlowControl>
@@ -694,6 +726,10 @@ RdmaNetDevice::HpccSimulatorWireBytes(const Ptr<const Packet>& frame, uint32_t i
 uint32_t
 RdmaNetDevice::GetPacketWireBytes(const Ptr<const Packet>& ipv4Packet) const
 {
+    if (m_linkFraming)
+    {
+        return m_linkFraming->GetPacketWireBytes(ipv4Packet);
+    }
     if (m_framing == ETHERNET)
     {
         return WireBytes(ipv4Packet->GetSize() + ETHERNET_HEADER_BYTES);
@@ -882,7 +918,8 @@ RdmaNetDevice::StartTransmission(Ptr<Packet> frame, Time now)
     {
         m_currentFrame = frame->Copy();
     }
-    const uint32_t wireBytes = m_framing == ETHERNET
+    const uint32_t wireBytes = m_linkFraming ? m_linkFraming->StartFrame(frame, now == m_txEnd)
+                               : m_framing == ETHERNET
                                    ? WireBytes(frame->GetSize())
                                    : HpccSimulatorWireBytes(frame, m_hpccIntBytes);
     const Time wireTime = SerializationTime(wireBytes);

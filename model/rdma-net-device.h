@@ -25,6 +25,7 @@ class RdmaChannel;
 class ErrorModel;
 class Node;
 class RdmaLinkFlowControl;
+class RdmaLinkFraming;
 class RdmaPfcFlowControl;
 
 /**
@@ -170,6 +171,9 @@ class RdmaPortHandler
  * Which classes may transmit, and what control frames mean, is the link flow control's
  * (attribute LinkFlowControl, an RdmaLinkFlowControl): RdmaPfcFlowControl, the PFC
  * described here, by default; RdmaCreditFlowControl for InfiniBand-style credits.
+ *
+ * What a frame costs on a scale-up link's wire (FLITs, a compressed header) is the link
+ * framing's (attribute LinkFraming, an RdmaLinkFraming; none by default: Ethernet).
  *
  * Everything crossing the link, pause frames included, is a serialized frame handed to
  * RdmaChannel::TransmitStart, as ns-3's MPI engine requires.
@@ -369,6 +373,16 @@ eturn the checksum after
     void SetLinkFlowControl(Ptr<RdmaLinkFlowControl> flowControl);
     /// \return the link flow control
     Ptr<RdmaLinkFlowControl> GetLinkFlowControl() const;
+
+    /**
+     * Charge frames by a scale-up link framing instead of the Framing attribute (attribute
+     * LinkFraming: RdmaUalinkFlitFraming, RdmaCompressedHeaderFraming). Set it before the
+     * simulation starts, at both ends of the link.
+     * \param framing the framing (one device per instance; null: Ethernet, the default)
+     */
+    void SetLinkFraming(Ptr<RdmaLinkFraming> framing);
+    /// \return the link framing (null: Ethernet)
+    Ptr<RdmaLinkFraming> GetLinkFraming() const;
 
     /**
      * Queue a link-level control frame (a flow-control update of the link flow control):
@@ -599,6 +613,7 @@ eturn the checksum after
     std::array<uint32_t, NUM_CLASSES> m_queueBytes{};
     Ptr<RdmaLinkFlowControl> m_flowControl; //!< the link flow control (PFC by default)
     RdmaLinkFlowControl* m_fc{nullptr};     //!< m_flowControl, read per frame
+    Ptr<RdmaLinkFraming> m_linkFraming;     //!< scale-up framing (null: Ethernet)
     uint32_t m_rrNext{0};
     EventId m_wakeUpEvent;
     bool m_wakeUpPending{false}; //!< m_wakeUpEvent is scheduled and has not run

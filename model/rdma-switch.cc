@@ -48,6 +48,7 @@ constexpr uint32_t PARSE_BYTES_MAX = 60 + 4;
 /// Ingress FIFO entry: the ingress port in the low bits, and what the dequeue-time ECN marker
 /// needs from the IPv4 header (read at arrival, so the packet is not parsed again).
 constexpr uint32_t FIFO_PORT_MASK = 0x00ffffffU;
+constexpr uint32_t FIFO_TIMED = 1U << 27;        //!< arrival time in m_enqueueTimes
 constexpr uint32_t FIFO_HEAD_CHANGED = 1U << 28; //!< marked at enqueue: ipv4Head is stale
 constexpr uint32_t FIFO_TELEMETRY = 1U << 29;    //!< RoCEv2, BTH telemetry bit set
 constexpr uint32_t FIFO_ECN_CAPABLE = 1U << 30;  //!< ECT(0) or ECT(1)
@@ -206,6 +207,12 @@ RdmaSwitch::GetTypeId()
                             "An egress queue changed: port, class, bytes.",
                             MakeTraceSourceAccessor(&RdmaSwitch::m_egressQueueTrace),
                             "ns3::RdmaSwitch::EgressQueueTracedCallback")
+            .AddTraceSource("EgressQueueDelay",
+                            "A packet left its egress queue to be transmitted: port, class, "
+                            "time it waited in the queue (the Wq of queueing theory; 0 if "
+                            "the port was idle). Costs nothing while unconnected.",
+                            MakeTraceSourceAccessor(&RdmaSwitch::m_egressQueueDelayTrace),
+                            "ns3::RdmaSwitch::EgressQueueDelayTracedCallback")
             .AddTraceSource("PfcWatchdog",
                             "The PFC watchdog detected a storm on (egress port, class) (true) "
                             "or restored the queue (false).",
@@ -300,6 +307,7 @@ RdmaSwitch::DoDispose()
     m_portFc.clear();
     m_ports.clear();
     m_ingressFifo.clear();
+    m_enqueueTimes.clear();
     ClearRoutes();
     m_node = nullptr;
     m_mmu = nullptr;
@@ -1129,6 +1137,16 @@ RdmaSwitch::Forward(uint32_t inPort,
     }
 
     // Remember the ingress port and the IPv4 head before the device may dequeue synchronously.
+    if (!m_egressQueueDelayTrace.IsEmpty())
+    {
+        const std::size_t q = std::size_t(outPort) * NUM_CLASSES + cls;
+        if (m_enqueueTimes.size() <= q)
+        {
+            m_enqueueTimes.resize(m_ports.size() * NUM_CLASSES);
+        }
+        m_enqueueTimes[q].push_back(Simulator::Now());
+        flags |= FIFO_TIMED;
+    }
     IngressEntry entry;
     entry.flags = inPort | flags;
     std::memcpy(entry.ipv4Head.data(), head, sizeof(entry.ipv4Head)); // constant size: inline
@@ -1146,6 +1164,10 @@ RdmaSwitch::HandleDequeue(uint32_t port, const Ptr<Packet>& packet, uint8_t cls)
 {
     NS_LOG_FUNCTION(this << port << packet << unsigned(cls));
     const IngressEntry entry = ReleaseEgress(port, packet->GetSize(), cls);
+    if (entry.flags & FIFO_TIMED)
+    {
+        m_egressQueueDelayTrace(port, cls, m_lastQueueDelay);
+    }
     // Dequeue-hook stages see the queue the packet leaves behind (RED marking at dequeue:
     // the congestion signal skips the queueing delay; telemetry). What they filter on was
     // read at arrival and kept in the FIFO entry.
@@ -1171,6 +1193,14 @@ RdmaSwitch::ReleaseEgress(uint32_t port, uint32_t size, uint8_t cls)
                                         << " dequeued a packet the switch did not queue");
     const IngressEntry entry = fifo.front();
     fifo.pop_front();
+    if (entry.flags & FIFO_TIMED)
+    {
+        // Transmission (HandleDequeue) and the watchdog's discard both come here: the arrival
+        // times stay aligned with the entries; only a transmitted packet's delay is traced.
+        RdmaFifo<Time>& times = m_enqueueTimes[std::size_t(port) * NUM_CLASSES + cls];
+        m_lastQueueDelay = Simulator::Now() - times.front();
+        times.pop_front();
+    }
     const uint32_t inPort = entry.flags & FIFO_PORT_MASK;
     m_mmu->Release(inPort, port, cls, size);
     if (!m_egressQueueTrace.IsEmpty())

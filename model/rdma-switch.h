@@ -181,6 +181,13 @@ class RdmaSwitch : public Object, public RdmaPortHandler
      * \param bytes the new queue length, bytes
      */
     typedef void (*EgressQueueTracedCallback)(uint32_t port, uint8_t cls, uint32_t bytes);
+    /**
+     * TracedCallback signature for the queueing delay of a packet at an egress queue.
+     * \param port the egress port
+     * \param cls the traffic class
+     * \param delay from the packet's arrival in the queue to the start of its transmission
+     */
+    typedef void (*EgressQueueDelayTracedCallback)(uint32_t port, uint8_t cls, Time delay);
 
     /**
      * \brief Get the TypeId
@@ -614,6 +621,11 @@ class RdmaSwitch : public Object, public RdmaPortHandler
     TracedCallback<Ptr<const Packet>, uint32_t, uint8_t, uint32_t> m_ecnMarkTrace;
     TracedCallback<uint32_t, uint8_t, bool> m_pfcTrace;
     TracedCallback<uint32_t, uint8_t, uint32_t> m_egressQueueTrace;
+    TracedCallback<uint32_t, uint8_t, Time> m_egressQueueDelayTrace;
+    /// Arrival times of the queued packets whose entry carries FIFO_TIMED, per port x class
+    /// (filled only while EgressQueueDelay has a sink: no cost otherwise).
+    std::vector<RdmaFifo<Time>> m_enqueueTimes;
+    Time m_lastQueueDelay; //!< the delay of the entry ReleaseEgress took last (if FIFO_TIMED)
 };
 
 } // namespace ns3

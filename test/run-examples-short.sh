@@ -51,6 +51,8 @@ run fat-tree-workload --duration=300us --cdf="$src/data/flow-size/web-search.txt
 run collective-interference --allReduceBytes=262144 --allToAllBytes=65536 --load=0.2 \
     --iterations=1 --jobStart=50us --cdf="$src/data/flow-size/web-search.txt" \
     --output="$out/collective-interference.csv"
+run credits-vs-pfc --senders=4 --size=100000 --victimSize=200000 --output="$out/credits-vs-pfc.csv"
+run kingman --rhos=0.5,0.9 --packets=20000 --output="$out/kingman.csv"
 # hpcc-compat: the 2 -> 1 incast of the shared configuration with small flows.
 mkdir -p "$out/hpcc"
 printf '4 1 3\n3\n0 3 100Gbps 0.001ms 0\n1 3 100Gbps 0.001ms 0\n2 3 100Gbps 0.001ms 0\n' \
