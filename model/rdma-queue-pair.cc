@@ -638,7 +638,11 @@ RdmaQueuePair::SyncTimer()
     const Time expiry = m_lr->GetTimerExpiry();
     if (expiry == Time::Max())
     {
-        m_timerEvent.Cancel();
+        // Nothing to time. An armed event stays: it fires, finds nothing due and is not
+        // re-armed. Cancelling it would not free it (ns-3 cancels lazily: the event keeps
+        // its memory in the scheduler until its time, a retransmission timeout away), and
+        // the next message would arm another: one event per message a queue pair carried
+        // in the last timeout, millions in a long workload.
         return;
     }
     if (m_timerEvent.IsRunning() && m_timerAt <= expiry)

@@ -555,6 +555,87 @@ TEST(RdmaTraffic, AnIdleQueuePairGivesBackTheStateOfItsLargestFlow)
     Simulator::Destroy();
 }
 
+namespace
+{
+
+/// ns-3's map scheduler that also counts the events it holds (cancelled ones included: ns-3
+/// cancels lazily, so a cancelled event keeps its memory until its time comes).
+class CountingScheduler : public MapScheduler
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::rdmatest::CountingScheduler")
+                                .SetParent<MapScheduler>()
+                                .SetGroupName("Rdma")
+                                .AddConstructor<CountingScheduler>();
+        return tid;
+    }
+
+    void Insert(const Event& ev) override
+    {
+        MapScheduler::Insert(ev);
+        s_peak = std::max(s_peak, ++s_held);
+    }
+
+    Event RemoveNext() override
+    {
+        --s_held;
+        return MapScheduler::RemoveNext();
+    }
+
+    void Remove(const Event& ev) override
+    {
+        --s_held;
+        MapScheduler::Remove(ev);
+    }
+
+    static uint64_t s_held; //!< events held now
+    static uint64_t s_peak; //!< most events held at once
+};
+
+uint64_t CountingScheduler::s_held = 0;
+uint64_t CountingScheduler::s_peak = 0;
+
+} // namespace
+
+TEST(RdmaTraffic, FlowsThatCompleteLeaveNoEventsBehind)
+{
+    // A long workload's memory must not grow with the flows run. One queue pair WRITEs 400
+    // messages of 1 KB, one every 5 us (each completes in about 3 us, so the queue pair is
+    // idle in between, as a pooled queue pair of a workload between its flows). Each message
+    // arms the retransmission timer (4.096 us x 2^14 = 67 ms); when the timer was cancelled
+    // at every completion and armed anew for the next message, the cancelled events stayed
+    // in the scheduler until their 67 ms were up: 400 of them at once. The timer now stays
+    // armed while idle and re-arms when it fires, so the scheduler holds a few events at any
+    // time (the packets on the wire, one timer per queue pair), whatever the number of
+    // messages.
+    ObjectFactory scheduler;
+    scheduler.SetTypeId(CountingScheduler::GetTypeId());
+    Simulator::SetScheduler(scheduler);
+    CountingScheduler::s_held = 0;
+    CountingScheduler::s_peak = 0;
+    Star star(2, "100Gbps", MicroSeconds(1));
+    star.Install();
+    auto [qp, peer] = star.rdma.Connect(star.hosts.Get(1), star.hosts.Get(0));
+    RdmaFlowMonitor monitor;
+    monitor.Watch(qp, peer);
+    const uint64_t before = CountingScheduler::s_held; // the set-up's own events
+    for (uint32_t i = 0; i < 400; ++i)
+    {
+        PostWriteAt(qp, star.hosts.Get(1), MicroSeconds(5 * i), 1000, i);
+    }
+    const uint64_t posts = CountingScheduler::s_held - before;
+    Simulator::Stop(MilliSeconds(10)); // long before the first timer's 67 ms
+    Simulator::Run();
+    EXPECT_EQ(monitor.GetFlows(), 400u);
+    EXPECT_EQ(posts, 400u);
+    // At most the set-up's, the 400 posts, Stop, and a few of the first message's events.
+    EXPECT_LT(CountingScheduler::s_peak, before + 400u + 30u) << "events held at once";
+    EXPECT_LT(CountingScheduler::s_held, 30u) << "events held after the last completion";
+    Simulator::Destroy();
+}
+
 TEST(RdmaTraffic, DestinationPatterns)
 {
     // Each pattern's destinations, counted from the FlowStart trace over ~2000 flows per run
