@@ -25,6 +25,7 @@ class RdmaChannel;
 class ErrorModel;
 class Node;
 class RdmaLinkFlowControl;
+class RdmaLinkRetry;
 class RdmaPfcFlowControl;
 
 /**
@@ -371,6 +372,15 @@ eturn the checksum after
     Ptr<RdmaLinkFlowControl> GetLinkFlowControl() const;
 
     /**
+     * Run link-level retry on this end of the link (attribute LinkRetry; none by default).
+     * Set it before the simulation starts, on both ends.
+     * \param linkRetry the link-level retry (one device per instance), or null for none
+     */
+    void SetLinkRetry(Ptr<RdmaLinkRetry> linkRetry);
+    /// \return the link-level retry, or null
+    Ptr<RdmaLinkRetry> GetLinkRetry() const;
+
+    /**
      * Queue a link-level control frame (a flow-control update of the link flow control):
      * it is sent before any data frame, like PFC frames.
      * \param frame the frame, Ethernet header included
@@ -599,6 +609,8 @@ eturn the checksum after
     std::array<uint32_t, NUM_CLASSES> m_queueBytes{};
     Ptr<RdmaLinkFlowControl> m_flowControl; //!< the link flow control (PFC by default)
     RdmaLinkFlowControl* m_fc{nullptr};     //!< m_flowControl, read per frame
+    Ptr<RdmaLinkRetry> m_linkRetry;         //!< link-level retry, if any
+    RdmaLinkRetry* m_lr{nullptr};           //!< m_linkRetry, read per frame
     uint32_t m_rrNext{0};
     EventId m_wakeUpEvent;
     bool m_wakeUpPending{false}; //!< m_wakeUpEvent is scheduled and has not run
