@@ -20,6 +20,7 @@
 #include "ns3/ipv4-header.h"
 #include "ns3/rdma-credit-flow-control.h"
 #include "ns3/rdma-link-retry.h"
+#include "ns3/rdma-periodic-error-model.h"
 #include "ns3/rdma-wire-error-model.h"
 
 #include <algorithm>
@@ -326,7 +327,7 @@ namespace
  * \param ber bit error rate of every link direction
  */
 void
-IncastIsLosslessEndToEnd(bool credits, double ber)
+IncastIsLosslessEndToEnd(bool credits, double ber, bool unreliable = false)
 {
     const uint32_t senders = 4;
     const uint64_t bytes = 256 * 1024;
@@ -350,6 +351,10 @@ IncastIsLosslessEndToEnd(bool credits, double ber)
     }
     RdmaHelper rdma;
     rdma.SetNicAttribute("RetransmitTimeout", TimeValue(MilliSeconds(10)));
+    if (unreliable)
+    {
+        rdma.SetLossRecovery("ns3::RdmaNoRetransmitLossRecovery");
+    }
     rdma.InstallHosts(hosts);
     rdma.InstallSwitch(sw);
     rdma.AssignStreams(NodeContainer(sw), 0);
@@ -376,6 +381,7 @@ IncastIsLosslessEndToEnd(bool credits, double ber)
         EXPECT_EQ(logs[i].sends.size(), 1u) << "sender " << i;
         EXPECT_EQ(logs[i].receives.size(), 1u) << "sender " << i;
         EXPECT_EQ(requesters[i]->GetRetransmissions(), 0u) << "sender " << i;
+        EXPECT_EQ(responders[i]->GetPacketsLost(), 0u) << "sender " << i;
         EXPECT_EQ(responders[i]->GetOutOfOrderDiscards(), 0u) << "sender " << i;
         received += responders[i]->GetBytesReceived();
     }
@@ -393,8 +399,9 @@ IncastIsLosslessEndToEnd(bool credits, double ber)
             EXPECT_EQ(dev->GetPfcFramesSent(), 0u);
         }
     }
-    std::cout << (credits ? "credits" : "PFC") << ", BER " << ber << ": " << corrupted
-              << " data frames corrupted, " << replayed << " replayed, no e2e retransmission\n";
+    std::cout << (credits ? "credits" : "PFC") << (unreliable ? ", unreliable e2e" : "") << ", BER "
+              << ber << ": " << corrupted << " data frames corrupted, " << replayed
+              << " replayed, no e2e retransmission\n";
     EXPECT_GT(corrupted, 5u);
     EXPECT_GE(replayed, corrupted);
     Simulator::Destroy();
@@ -412,6 +419,68 @@ TEST(RdmaLinkRetry, IncastUnderPfcIsLosslessEndToEnd)
 TEST(RdmaLinkRetry, IncastUnderCreditsIsLosslessEndToEnd)
 {
     IncastIsLosslessEndToEnd(true, 1e-6);
+}
+
+TEST(RdmaLinkRetry, UnreliableEndToEndOverLinkRetryDeliversEverything)
+{
+    // LLR on every link, the end-to-end transport unreliable (no retransmission, SUE-Lite):
+    // at BER 1e-6 about 18 frames are corrupted, and LLR replays them all, so the
+    // responders lose nothing and every message completes at both ends.
+    IncastIsLosslessEndToEnd(false, 1e-6, true);
+}
+
+TEST(RdmaLinkRetry, UnreliableEndToEndWithoutLinkRetryCountsWhatTheLinkLost)
+{
+    // No LLR, unreliable end-to-end: what the link corrupts is lost for good, and the
+    // responder counts it. One sender, one switch, one receiver; the receiver's device
+    // drops every 97th frame it receives (RdmaPeriodicErrorModel), all of them data frames
+    // (nothing else flows towards the receiver: one sender, no congestion, no PFC).
+    // 8 WRITEs of 64 KiB at MTU 1024 are 512 packets: frames 97, 194, 291, 388 and 485 are
+    // lost, all middle packets of their messages (the first packets are 1, 65, 129, ...),
+    // each 1024 + 44 IPv4 bytes (IPv4 20, UDP 8, BTH 12, ICRC 4); the last packet arrives,
+    // so every gap is seen. Conservation: payload lost = 5 x 1024 = IPv4 bytes corrupted
+    // less 44 per packet; received + lost = posted; the requester never retransmits and
+    // completes all 8 messages on send; the responder completes the 8 (no last packet lost).
+    const uint32_t messages = 8;
+    const uint64_t bytes = 64 * 1024;
+    NodeContainer hosts;
+    hosts.Create(2);
+    Ptr<Node> sw = CreateObject<Node>();
+    RdmaLinkHelper link;
+    link.SetDeviceAttribute("DataRate", StringValue("100Gbps"));
+    link.SetChannelAttribute("Delay", TimeValue(MicroSeconds(1)));
+    NetDeviceContainer toSender = link.Install(hosts.Get(0), sw);
+    NetDeviceContainer toReceiver = link.Install(hosts.Get(1), sw);
+    Ptr<RdmaNetDevice> receiverDevice = DynamicCast<RdmaNetDevice>(toReceiver.Get(0));
+    Ptr<RdmaPeriodicErrorModel> em = CreateObject<RdmaPeriodicErrorModel>();
+    em->SetAttribute("Period", UintegerValue(97));
+    receiverDevice->SetAttribute("ReceiveErrorModel", PointerValue(em));
+    RdmaHelper rdma;
+    rdma.SetLossRecovery("ns3::RdmaNoRetransmitLossRecovery");
+    rdma.InstallHosts(hosts);
+    rdma.InstallSwitch(sw);
+    RdmaRoutingHelper::PopulateRoutingTables(NodeContainer(hosts, NodeContainer(sw)));
+    CompletionLog log;
+    auto [requester, responder] = rdma.Connect(hosts.Get(0), hosts.Get(1));
+    log.Attach(requester, responder);
+    for (uint32_t i = 0; i < messages; ++i)
+    {
+        PostWriteAt(requester, hosts.Get(0), Seconds(0), bytes, i);
+    }
+    Simulator::Stop(MilliSeconds(5));
+    Simulator::Run();
+    EXPECT_EQ(receiverDevice->GetRxDropCount(), 5u);
+    EXPECT_EQ(receiverDevice->GetIpv4CorruptedBytes(), 5u * (1024 + 44));
+    EXPECT_EQ(responder->GetPacketsLost(), receiverDevice->GetRxDropCount());
+    EXPECT_EQ(responder->GetBytesLost(), receiverDevice->GetIpv4CorruptedBytes() - 5 * 44);
+    EXPECT_EQ(responder->GetBytesReceived() + responder->GetBytesLost(), messages * bytes);
+    EXPECT_EQ(responder->GetNaksSent(), 0u);
+    EXPECT_EQ(requester->GetRetransmissions(), 0u);
+    EXPECT_EQ(requester->GetPacketsSent(), messages * 64);
+    EXPECT_EQ(log.sends.size(), messages);
+    EXPECT_EQ(log.receives.size(), messages);
+    EXPECT_EQ(requester->GetOutstandingWorkRequests(), 0u);
+    Simulator::Destroy();
 }
 
 TEST(RdmaLinkRetryDeathTest, BadInputIsRefusedBeforeTheRun)
