@@ -244,6 +244,9 @@ def build(bld):
         scaleup.source = 'examples/scale-up-allreduce.cc'
         scaleup.target = 'examples/' + scaleup.target
         scale_up_example = os.path.join(bld.path.get_bld().abspath(), scaleup.target)
+        llr = bld.create_ns3_program('llr-vs-e2e', ['rdma', 'core', 'network', 'internet'])
+        llr.source = 'examples/llr-vs-e2e.cc'
+        llr.target = 'examples/' + llr.target
         storm = bld.create_ns3_program('pfc-storm', ['rdma', 'core', 'network', 'internet'])
         storm.source = 'examples/pfc-storm.cc'
         storm.target = 'examples/' + storm.target
