@@ -171,6 +171,8 @@ class RdmaPortHandler
  * Which classes may transmit, and what control frames mean, is the link flow control's
  * (attribute LinkFlowControl, an RdmaLinkFlowControl): RdmaPfcFlowControl, the PFC
  * described here, by default; RdmaCreditFlowControl for InfiniBand-style credits.
+ * Link-level retry (attribute LinkRetry, an RdmaLinkRetry; none by default) sequences the
+ * data frames, keeps them for replay and answers losses with NAKs.
  *
  * Everything crossing the link, pause frames included, is a serialized frame handed to
  * RdmaChannel::TransmitStart, as ns-3's MPI engine requires.
