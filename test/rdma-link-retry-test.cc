@@ -243,7 +243,11 @@ TEST(RdmaLinkRetry, GoodputMatchesGoBackNOnALink)
         uint32_t delayNs;
     };
 
-    const std::vector<Case> cases = {{0.01, 200}, {0.03, 200}, {0.01, 1000}, {0.002, 1000}};
+    const std::vector<Case> cases = {{0.01, 200},
+                                     {0.03, 200},
+                                     {0.002, 200},
+                                     {0.01, 1000},
+                                     {0.002, 1000}};
     const uint32_t n = 20000;
     for (const Case& c : cases)
     {
@@ -264,6 +268,20 @@ TEST(RdmaLinkRetry, GoodputMatchesGoBackNOnALink)
                   << link.Rx()->GetFramesCorrupted() << " corrupted, " << link.Tx()->GetTimeouts()
                   << " timeouts)\n";
         EXPECT_NEAR(measured, expected, 0.03 * expected) << "p " << c.p << " d " << c.delayNs;
+        // Sharper, and free of the sampling noise of p: frame j (0-based) of a run started at
+        // 0 arrives at (j + lost) T_f + T_f + d, with lost the slots wasted before it. So the
+        // last arrival gives the slots lost in all, which must be k per Nak-started replay
+        // when no replay timer fired (each costs a full k; a Nak delayed behind an Ack by up
+        // to T_a crosses no slot boundary for these d). Tolerance: a tenth of a slot.
+        if (link.Tx()->GetTimeouts() == 0)
+        {
+            const double lastNs = link.arrivals.times[n - 1].GetSeconds() * 1e9;
+            const double lost = (lastNs - c.delayNs) / FRAME_NS - n;
+            const double perReplay = lost / link.Tx()->GetNakReplays();
+            std::cout << "  slots lost per Nak replay " << perReplay << " (k " << k << ", "
+                      << link.Tx()->GetNakReplays() << " replays)\n";
+            EXPECT_NEAR(perReplay, k, 0.1) << "p " << c.p << " d " << c.delayNs;
+        }
         Simulator::Destroy();
     }
 }
