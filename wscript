@@ -47,6 +47,9 @@ def build(bld):
         'model/rdma-link-framing.cc',
         'model/rdma-ualink-flit-framing.cc',
         'model/rdma-compressed-header-framing.cc',
+        'model/rdma-link-retry.cc',
+        'model/rdma-link-retry-trailer.cc',
+        'model/rdma-wire-error-model.cc',
         'model/rdma-switch-mmu.cc',
         'model/rdma-switch.cc',
         'model/rdma-egress-processor.cc',
@@ -70,6 +73,7 @@ def build(bld):
         'model/timely-congestion-control.cc',
         'model/rdma-loss-recovery.cc',
         'model/rdma-go-back-n-loss-recovery.cc',
+        'model/rdma-no-retransmit-loss-recovery.cc',
         'model/rdma-go-back-zero-loss-recovery.cc',
         'model/rdma-sack-loss-recovery.cc',
         'model/rdma-sack-header.cc',
@@ -138,6 +142,9 @@ def build(bld):
         'model/rdma-link-framing.h',
         'model/rdma-ualink-flit-framing.h',
         'model/rdma-compressed-header-framing.h',
+        'model/rdma-link-retry.h',
+        'model/rdma-link-retry-trailer.h',
+        'model/rdma-wire-error-model.h',
         'model/rdma-switch-mmu.h',
         'model/rdma-switch.h',
         'model/rdma-egress-processor.h',
@@ -161,6 +168,7 @@ def build(bld):
         'model/timely-congestion-control.h',
         'model/rdma-loss-recovery.h',
         'model/rdma-go-back-n-loss-recovery.h',
+        'model/rdma-no-retransmit-loss-recovery.h',
         'model/rdma-go-back-zero-loss-recovery.h',
         'model/rdma-sack-loss-recovery.h',
         'model/rdma-sack-header.h',
@@ -250,6 +258,9 @@ def build(bld):
         scaleup.source = 'examples/scale-up-allreduce.cc'
         scaleup.target = 'examples/' + scaleup.target
         scale_up_example = os.path.join(bld.path.get_bld().abspath(), scaleup.target)
+        llr = bld.create_ns3_program('llr-vs-e2e', ['rdma', 'core', 'network', 'internet'])
+        llr.source = 'examples/llr-vs-e2e.cc'
+        llr.target = 'examples/' + llr.target
         storm = bld.create_ns3_program('pfc-storm', ['rdma', 'core', 'network', 'internet'])
         storm.source = 'examples/pfc-storm.cc'
         storm.target = 'examples/' + storm.target
@@ -282,6 +293,7 @@ def build(bld):
             'test/rdma-link-framing-test.cc',
             'test/rdma-kingman-test.cc',
             'test/rdma-credits-vs-pfc-test.cc',
+            'test/rdma-link-retry-test.cc',
             'test/rdma-link-test.cc',
             'test/rdma-switch-test.cc',
             'test/rdma-load-balance-test.cc',

@@ -6,13 +6,16 @@
 
 #include "ns3/abort.h"
 #include "ns3/config.h"
+#include "ns3/error-model.h"
 #include "ns3/log.h"
 #include "ns3/mac48-address.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
+#include "ns3/pointer.h"
 #include "ns3/rdma-channel.h"
 #include "ns3/rdma-link-flow-control.h"
 #include "ns3/rdma-link-framing.h"
+#include "ns3/rdma-link-retry.h"
 #include "ns3/rdma-net-device.h"
 
 #include <sstream>
@@ -90,6 +93,45 @@ RdmaLinkHelper::SetLinkFramingAttribute(std::string name, const AttributeValue& 
     m_framingFactory.Set(name, value);
 }
 
+void
+RdmaLinkHelper::EnableLinkRetry()
+{
+    m_linkRetryFactory.SetTypeId(RdmaLinkRetry::GetTypeId());
+    m_linkRetrySet = true;
+}
+
+void
+RdmaLinkHelper::SetLinkRetryAttribute(std::string name, const AttributeValue& value)
+{
+    NS_ABORT_MSG_IF(!m_linkRetrySet,
+                    "RdmaLinkHelper::SetLinkRetryAttribute(" << name
+                                                             << "): call EnableLinkRetry first");
+    m_linkRetryFactory.Set(name, value);
+}
+
+void
+RdmaLinkHelper::SetReceiveErrorModel(std::string type)
+{
+    TypeId tid;
+    NS_ABORT_MSG_IF(!TypeId::LookupByNameFailSafe(type, &tid) ||
+                        !tid.IsChildOf(ErrorModel::GetTypeId()),
+                    "RdmaLinkHelper::SetReceiveErrorModel: '"
+                        << type
+                        << "' is not an error model; valid: an ns3::ErrorModel subclass such "
+                           "as ns3::RdmaWireErrorModel");
+    m_errorModelFactory.SetTypeId(tid);
+    m_errorModelSet = true;
+}
+
+void
+RdmaLinkHelper::SetReceiveErrorModelAttribute(std::string name, const AttributeValue& value)
+{
+    NS_ABORT_MSG_IF(!m_errorModelSet,
+                    "RdmaLinkHelper::SetReceiveErrorModelAttribute("
+                        << name << "): call SetReceiveErrorModel first");
+    m_errorModelFactory.Set(name, value);
+}
+
 NetDeviceContainer
 RdmaLinkHelper::Install(NodeContainer c)
 {
@@ -119,6 +161,18 @@ RdmaLinkHelper::Install(Ptr<Node> a, Ptr<Node> b)
     {
         devA->SetLinkFraming(m_framingFactory.Create<RdmaLinkFraming>());
         devB->SetLinkFraming(m_framingFactory.Create<RdmaLinkFraming>());
+    }
+    if (m_linkRetrySet)
+    {
+        devA->SetLinkRetry(m_linkRetryFactory.Create<RdmaLinkRetry>());
+        devB->SetLinkRetry(m_linkRetryFactory.Create<RdmaLinkRetry>());
+    }
+    if (m_errorModelSet)
+    {
+        devA->SetAttribute("ReceiveErrorModel",
+                           PointerValue(m_errorModelFactory.Create<ErrorModel>()));
+        devB->SetAttribute("ReceiveErrorModel",
+                           PointerValue(m_errorModelFactory.Create<ErrorModel>()));
     }
     Ptr<RdmaChannel> channel = m_channelFactory.Create<RdmaChannel>();
     devA->Attach(channel);

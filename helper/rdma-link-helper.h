@@ -78,6 +78,33 @@ class RdmaLinkHelper : public PcapHelperForDevice, public AsciiTraceHelperForDev
     void SetLinkFramingAttribute(std::string name, const AttributeValue& value);
 
     /**
+     * Run link-level retry (ns3::RdmaLinkRetry, PCIe-style ACK/NAK replay) on both ends of
+     * every link Install creates. One instance per device.
+     */
+    void EnableLinkRetry();
+    /**
+     * Set an attribute of the link-level retry of every device Install creates (after
+     * EnableLinkRetry), e.g. ("ReplayBufferBytes", UintegerValue(65536)).
+     * \param name the attribute name
+     * \param value the value
+     */
+    void SetLinkRetryAttribute(std::string name, const AttributeValue& value);
+
+    /**
+     * Give both devices of every link Install creates their own receive error model of this
+     * type (an ns3::ErrorModel, e.g. "ns3::RdmaWireErrorModel" for a bit error rate).
+     * \param type the TypeId name
+     */
+    void SetReceiveErrorModel(std::string type);
+    /**
+     * Set an attribute of the receive error models (after SetReceiveErrorModel), e.g.
+     * ("BitErrorRate", DoubleValue(1e-6)).
+     * \param name the attribute name
+     * \param value the value
+     */
+    void SetReceiveErrorModelAttribute(std::string name, const AttributeValue& value);
+
+    /**
      * Connect two nodes: one RdmaNetDevice on each (with a freshly allocated MAC
      * address), attached to a new RdmaChannel.
      * \param a one node
@@ -109,6 +136,10 @@ class RdmaLinkHelper : public PcapHelperForDevice, public AsciiTraceHelperForDev
     bool m_flowControlSet{false};       //!< SetLinkFlowControl was called
     ObjectFactory m_framingFactory;     //!< creates the link framings (if a type is set)
     bool m_framingSet{false};           //!< SetLinkFraming was called
+    ObjectFactory m_linkRetryFactory;   //!< creates the link-level retries (if enabled)
+    bool m_linkRetrySet{false};         //!< EnableLinkRetry was called
+    ObjectFactory m_errorModelFactory;  //!< creates the receive error models (if a type is set)
+    bool m_errorModelSet{false};        //!< SetReceiveErrorModel was called
 };
 
 } // namespace ns3

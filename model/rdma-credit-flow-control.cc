@@ -5,6 +5,7 @@
 #include "rdma-credit-flow-control.h"
 
 #include "rdma-channel.h"
+#include "rdma-link-retry.h"
 #include "rdma-net-device.h"
 #include "rdma-switch-mmu.h"
 
@@ -280,7 +281,13 @@ RdmaCreditFlowControl::HandleControlFrame(Ptr<Packet> frame, uint16_t etherType)
         return true;
     }
     m_fccl[cls] = fccl; // the transmitter's new limit
-    m_abr[cls] = fctbs; // the receiver resynchronises: blocks lost on the way are not owed
+    if (!GetDevice()->GetLinkRetry())
+    {
+        m_abr[cls] = fctbs; // the receiver resynchronises: blocks lost on the way are not owed
+    }
+    // With link-level retry no frame is lost for good: a corrupted one is replayed and
+    // counted (ABR) when accepted, so a resync would count its blocks twice. Replays take
+    // no credit (FCTBS counts first transmissions), as PCIe's do not.
     UpdateBlocked(cls);
     TriggerDeviceTransmit();
     return true;

@@ -52,4 +52,10 @@ RdmaLossRecovery::RestartsMessageOnGap() const
     return false;
 }
 
+bool
+RdmaLossRecovery::Retransmits() const
+{
+    return true;
+}
+
 } // namespace ns3

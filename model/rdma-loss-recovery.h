@@ -182,6 +182,13 @@ class RdmaLossRecovery : public Object
      *         (go-back-0)
      */
     virtual bool RestartsMessageOnGap() const;
+
+    /**
+     * \return false for the unreliable mode (RdmaNoRetransmitLossRecovery): the responder
+     *         accepts gaps, counting the packets lost, and the requester completes a
+     *         message once its last packet is sent
+     */
+    virtual bool Retransmits() const;
 };
 
 } // namespace ns3

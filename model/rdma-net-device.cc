@@ -10,6 +10,8 @@
 #include "rdma-channel.h"
 #include "rdma-link-flow-control.h"
 #include "rdma-link-framing.h"
+#include "rdma-link-retry-trailer.h"
+#include "rdma-link-retry.h"
 #include "rdma-pfc-flow-control.h"
 #include "rdma-recycled-allocation.h"
 #include "rdma-reth-header.h"
@@ -240,6 +242,13 @@ RdmaNetDevice::GetTypeId()
                 PointerValue(),
                 MakePointerAccessor(&RdmaNetDevice::SetLinkFraming, &RdmaNetDevice::GetLinkFraming),
                 MakePointerChecker<RdmaLinkFraming>())
+            .AddAttribute(
+                "LinkRetry",
+                "Link-level retry (an RdmaLinkRetry, one per device; null, the "
+                "default: none). Both ends of a link must run it.",
+                PointerValue(),
+                MakePointerAccessor(&RdmaNetDevice::SetLinkRetry, &RdmaNetDevice::GetLinkRetry),
+                MakePointerChecker<RdmaLinkRetry>())
             .AddAttribute("ReceiveErrorModel",
                           "The receiver error model used to simulate frame loss",
                           PointerValue(),
@@ -371,6 +380,12 @@ RdmaNetDevice::DoDispose()
     m_flowControl = nullptr;
     m_fc = nullptr;
     m_linkFraming = nullptr;
+    if (m_linkRetry)
+    {
+        m_linkRetry->Dispose();
+    }
+    m_linkRetry = nullptr;
+    m_lr = nullptr;
     m_currentFrame = nullptr;
     m_controlQueue.clear();
     for (uint32_t cls = 0; cls < NUM_CLASSES; ++cls)
@@ -504,6 +519,28 @@ Ptr<RdmaLinkFlowControl>
 RdmaNetDevice::GetLinkFlowControl() const
 {
     return m_flowControl;
+}
+
+void
+RdmaNetDevice::SetLinkRetry(Ptr<RdmaLinkRetry> linkRetry)
+{
+    NS_LOG_FUNCTION(this << linkRetry);
+    if (m_linkRetry && m_linkRetry != linkRetry)
+    {
+        m_linkRetry->Dispose();
+    }
+    m_linkRetry = linkRetry;
+    m_lr = PeekPointer(linkRetry);
+    if (m_lr)
+    {
+        m_lr->SetDevice(this);
+    }
+}
+
+Ptr<RdmaLinkRetry>
+RdmaNetDevice::GetLinkRetry() const
+{
+    return m_linkRetry;
 }
 
 void
@@ -842,6 +879,20 @@ RdmaNetDevice::TryTransmit()
         StartTransmission(frame, now);
         return;
     }
+    if (m_lr)
+    {
+        // Link-level retry: a replay goes before any new frame; none starts while the replay
+        // buffer is full (an ACK that frees it triggers the device again).
+        if (m_lr->HasReplay())
+        {
+            StartTransmission(m_lr->NextReplayFrame(), now);
+            return;
+        }
+        if (!m_lr->CanSendNew())
+        {
+            return;
+        }
+    }
     const uint8_t paused = m_fc->GetBlockedMask(now); // inline: no call while none is blocked
     const uint32_t cls = PickClass(paused);
     if (cls < NUM_CLASSES)
@@ -860,6 +911,10 @@ RdmaNetDevice::TryTransmit()
             m_dequeueCallback(this, packet, static_cast<uint8_t>(cls));
         }
         AddIpv4EthernetHeader(packet);
+        if (m_lr)
+        {
+            m_lr->SendNew(packet); // sequence number appended, frame kept for replay
+        }
         StartTransmission(packet, now);
         return;
     }
@@ -890,6 +945,10 @@ RdmaNetDevice::TryTransmit()
                 m_fc->NotifyTransmit(pulledCls, packet->GetSize());
             }
             AddIpv4EthernetHeader(packet);
+            if (m_lr)
+            {
+                m_lr->SendNew(packet);
+            }
             StartTransmission(packet, now);
             return;
         }
@@ -943,7 +1002,8 @@ RdmaNetDevice::StartTransmission(Ptr<Packet> frame, Time now)
     // The end of a frame needs an event only if something may be sent next or a PhyTxEnd
     // sink listens; otherwise TryTransmit schedules it when work arrives during the frame.
     // An uncongested switch port thus costs one event per frame instead of two.
-    if (!m_controlQueue.empty() || !m_txPull.IsNull() || m_currentFrame || HasQueuedPackets())
+    if (!m_controlQueue.empty() || !m_txPull.IsNull() || m_currentFrame || HasQueuedPackets() ||
+        m_lr)
     {
         ScheduleTransmitComplete(wireTime);
     }
@@ -1015,10 +1075,16 @@ RdmaNetDevice::Receive(Ptr<Packet> frame)
         NS_LOG_LOGIC("frame " << frame->GetUid() << " corrupted by the error model");
         ++m_rxDrops;
         uint8_t eth[ETHERNET_HEADER_BYTES];
-        if (frame->CopyData(eth, sizeof(eth)) == sizeof(eth) &&
-            ((eth[12] << 8) | eth[13]) == ETHERTYPE_IPV4)
+        const bool ipv4 = frame->CopyData(eth, sizeof(eth)) == sizeof(eth) &&
+                          ((eth[12] << 8) | eth[13]) == ETHERTYPE_IPV4;
+        if (ipv4)
         {
-            m_ipv4CorruptedBytes += frame->GetSize() - ETHERNET_HEADER_BYTES;
+            m_ipv4CorruptedBytes +=
+                frame->GetSize() - ETHERNET_HEADER_BYTES - (m_lr ? RdmaLinkRetryTrailer::SIZE : 0);
+        }
+        if (m_lr)
+        {
+            m_lr->NotifyCorrupted(ipv4); // a NAK asks for the replay
         }
         m_phyRxDropTrace(frame);
         return;
@@ -1050,6 +1116,10 @@ RdmaNetDevice::Receive(Ptr<Packet> frame)
     const uint16_t etherType = static_cast<uint16_t>((eth[12] << 8) | eth[13]);
     if (etherType != ETHERTYPE_IPV4)
     {
+        if (m_lr && m_lr->HandleControlFrame(frame, etherType))
+        {
+            return;
+        }
         if (m_fc->HandleControlFrame(frame, etherType))
         {
             return;
@@ -1059,6 +1129,10 @@ RdmaNetDevice::Receive(Ptr<Packet> frame)
         ++m_rxDrops;
         m_phyRxDropTrace(frame);
         return;
+    }
+    if (m_lr && !m_lr->Accept(frame))
+    {
+        return; // out of sequence: dropped and counted by the link-level retry
     }
     frame->RemoveAtStart(ETHERNET_HEADER_BYTES);
     m_ipv4RxBytes += frame->GetSize();

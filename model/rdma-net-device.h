@@ -26,6 +26,7 @@ class ErrorModel;
 class Node;
 class RdmaLinkFlowControl;
 class RdmaLinkFraming;
+class RdmaLinkRetry;
 class RdmaPfcFlowControl;
 
 /**
@@ -171,6 +172,8 @@ class RdmaPortHandler
  * Which classes may transmit, and what control frames mean, is the link flow control's
  * (attribute LinkFlowControl, an RdmaLinkFlowControl): RdmaPfcFlowControl, the PFC
  * described here, by default; RdmaCreditFlowControl for InfiniBand-style credits.
+ * Link-level retry (attribute LinkRetry, an RdmaLinkRetry; none by default) sequences the
+ * data frames, keeps them for replay and answers losses with NAKs.
  *
  * What a frame costs on a scale-up link's wire (FLITs, a compressed header) is the link
  * framing's (attribute LinkFraming, an RdmaLinkFraming; none by default: Ethernet).
@@ -383,6 +386,14 @@ eturn the checksum after
     void SetLinkFraming(Ptr<RdmaLinkFraming> framing);
     /// \return the link framing (null: Ethernet)
     Ptr<RdmaLinkFraming> GetLinkFraming() const;
+    /**
+     * Run link-level retry on this end of the link (attribute LinkRetry; none by default).
+     * Set it before the simulation starts, on both ends.
+     * \param linkRetry the link-level retry (one device per instance), or null for none
+     */
+    void SetLinkRetry(Ptr<RdmaLinkRetry> linkRetry);
+    /// \return the link-level retry, or null
+    Ptr<RdmaLinkRetry> GetLinkRetry() const;
 
     /**
      * Queue a link-level control frame (a flow-control update of the link flow control):
@@ -614,6 +625,8 @@ eturn the checksum after
     Ptr<RdmaLinkFlowControl> m_flowControl; //!< the link flow control (PFC by default)
     RdmaLinkFlowControl* m_fc{nullptr};     //!< m_flowControl, read per frame
     Ptr<RdmaLinkFraming> m_linkFraming;     //!< scale-up framing (null: Ethernet)
+    Ptr<RdmaLinkRetry> m_linkRetry;         //!< link-level retry, if any
+    RdmaLinkRetry* m_lr{nullptr};           //!< m_linkRetry, read per frame
     uint32_t m_rrNext{0};
     EventId m_wakeUpEvent;
     bool m_wakeUpPending{false}; //!< m_wakeUpEvent is scheduled and has not run

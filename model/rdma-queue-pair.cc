@@ -213,6 +213,7 @@ RdmaQueuePair::Setup(uint32_t qpn,
     m_rs.baseRto = params.retransmitTimeout;
     m_selective = lr->PlacesOutOfOrder();
     m_restartOnGap = lr->RestartsMessageOnGap();
+    m_unreliable = !lr->Retransmits();
     if (m_selective)
     {
         const uint32_t window = lr->GetReorderWindow();
@@ -497,6 +498,12 @@ RdmaQueuePair::GetNextPacket(uint16_t sourcePort)
     m_rs.highestSent = std::max(m_rs.highestSent, seq + 1);
     RecordSendTime(seq, retransmission);
     m_lr->OnPacketSent(m_rs, seq, retransmission);
+    if (m_unreliable && last)
+    {
+        // Unreliable mode: the message completes on send (an event of its own: a completion
+        // callback may post work, which must not re-enter the NIC while it builds a packet).
+        Simulator::ScheduleNow(&RdmaQueuePair::CompleteSent, this, seq + 1);
+    }
 
     // What the packet costs on the port's wire (its Framing: real Ethernet, or the HPCC
     // simulator's bytes for compatibility runs).
@@ -680,6 +687,22 @@ RdmaQueuePair::RecoveryTimerExpired()
     if (kind != RdmaLossRecovery::TIMER_NONE)
     {
         m_txReady();
+    }
+}
+
+void
+RdmaQueuePair::CompleteSent(uint64_t end)
+{
+    uint64_t newlyAcked = 0;
+    if (AdvanceUna(end, newlyAcked))
+    {
+        UpdateInFlight();
+        SyncTimer();
+        PublishCcState();
+        if (!m_txReady.IsNull())
+        {
+            m_txReady();
+        }
     }
 }
 
@@ -983,7 +1006,15 @@ RdmaQueuePair::ReceiveData(Ptr<Packet> payload, const RdmaBthHeader& bth, bool e
         }
         return;
     }
-    if (seq > m_rxExpected)
+    if (seq > m_rxExpected && m_unreliable)
+    {
+        // Unreliable mode: the gap is lost for good; take this packet as the next one.
+        const uint64_t lost = seq - m_rxExpected;
+        m_packetsLost += lost;
+        m_bytesLost += lost * m_params.mtu;
+        NS_LOG_LOGIC("qp " << m_qpn << " skips " << lost << " lost packets before seq " << seq);
+    }
+    else if (seq > m_rxExpected)
     {
         ++m_oooDiscards;
         m_oooDiscardTrace(seq);
@@ -1352,6 +1383,18 @@ uint64_t
 RdmaQueuePair::GetBytesAcked() const
 {
     return m_bytesAcked;
+}
+
+uint64_t
+RdmaQueuePair::GetPacketsLost() const
+{
+    return m_packetsLost;
+}
+
+uint64_t
+RdmaQueuePair::GetBytesLost() const
+{
+    return m_bytesLost;
 }
 
 uint64_t

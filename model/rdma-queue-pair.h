@@ -258,6 +258,10 @@ class RdmaQueuePair : public Object
     uint64_t GetBytesReceived() const;
     /// \return payload bytes placed into memory, in any order (responder)
     uint64_t GetBytesPlaced() const;
+    /// \return data packets the responder skipped in the unreliable mode (lost)
+    uint64_t GetPacketsLost() const;
+    /// \return payload bytes of those packets, one MTU each (responder, unreliable mode)
+    uint64_t GetBytesLost() const;
     /// \return times the congestion control moved the flow to a new path (new entropy)
     uint32_t GetRepaths() const;
 
@@ -308,6 +312,12 @@ class RdmaQueuePair : public Object
      * \return true if sndUna advanced
      */
     bool AdvanceUna(uint64_t newUna, uint64_t& newlyAcked);
+    /**
+     * Unreliable mode: complete every message before end (its last packet was sent), as
+     * an ACK of end - 1 would.
+     * \param end one past the last sequence sent
+     */
+    void CompleteSent(uint64_t end);
     /// Recompute the congestion control's bytesInFlight.
     void UpdateInFlight();
     /**
@@ -373,6 +383,7 @@ class RdmaQueuePair : public Object
 
     bool m_selective{false};       //!< m_lr->PlacesOutOfOrder(), cached
     bool m_restartOnGap{false};    //!< m_lr->RestartsMessageOnGap(), cached
+    bool m_unreliable{false};      //!< !m_lr->Retransmits(), cached
     bool m_wantTimestamps{false};  //!< m_cc->NeedsTimestamps(), cached
     bool m_wantTelemetry{false};   //!< m_cc->NeedsTelemetry(), cached
     RdmaIntTrailer m_txIntTrailer; //!< the empty INT area (and ICRC) data packets end with
@@ -439,6 +450,8 @@ class RdmaQueuePair : public Object
     uint64_t m_duplicates{0};
     uint64_t m_oooPlacements{0};
     uint64_t m_windowDrops{0};
+    uint64_t m_packetsLost{0}; //!< unreliable mode: packets the responder skipped
+    uint64_t m_bytesLost{0};   //!< ... one MTU each
 
     TracedCallback<uint64_t, bool> m_txTrace;
     TracedCallback<uint64_t> m_timeoutTrace;

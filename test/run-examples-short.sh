@@ -39,6 +39,7 @@ run ecmp-vs-spray --k=2 --seeds=1 --bytes=200000 --output="$out/spray.csv" \
 run pfc-storm --k=4 --size=100000 --stormStart=50us --stormDuration=100us --window=20us \
     --stopTime=2ms --output="$out/storm.csv" --seriesOutput="$out/storm-series.csv"
 run scale-up-allreduce --accelerators=4 --planes=2 --bytes=400000 --output="$out/scale-up"
+run llr-vs-e2e --messages=3 --bers=1e-6 --schemes=llr,gbn,sack --output="$out/llr-vs-e2e.csv"
 run cc-convergence --cc=hpcc --flows=2 --interval=200us --outputDir="$out/cc-convergence"
 run cc-convergence --cc=falcon --flows=2 --interval=200us --outputDir="$out/cc-convergence"
 run incast-window-vs-rate --senders=8 --size=20000 --victimSize=100000 --cc=dctcp \
