@@ -178,10 +178,10 @@ RdmaRoutingHelper::PopulateRoutingTables(NodeContainer nodes)
     std::vector<uint32_t> nextHops;
     // Next hops of switch s toward a destination whose distances are dist: ports leading
     // to a switch one hop closer, or to the destination host itself.
-    auto fill = [&](uint32_t s, const std::vector<uint32_t>& dist, uint32_t destination) {
+    auto fill = [&](uint32_t s, const auto& dist, uint32_t unreachable, uint32_t destination) {
         nextHops.clear();
         const uint32_t ds = dist[s];
-        if (ds == UNREACHABLE)
+        if (ds == unreachable)
         {
             return;
         }
@@ -189,35 +189,15 @@ RdmaRoutingHelper::PopulateRoutingTables(NodeContainer nodes)
         for (uint32_t port = 0; port < peers.size(); ++port)
         {
             const uint32_t peer = peers[port];
-            if (peer != UNREACHABLE && dist[peer] + 1 == ds && (peer == destination || g.sw[peer]))
+            if (peer != UNREACHABLE && dist[peer] + 1U == ds && (peer == destination || g.sw[peer]))
             {
                 nextHops.push_back(port);
             }
         }
     };
-
-    for (auto& [attachment, group] : byAttachment)
-    {
-        const std::vector<uint32_t> dist = g.Distances(attachment);
-        for (uint32_t s : switches)
-        {
-            if (s == attachment)
-            {
-                continue;
-            }
-            fill(s, dist, UNREACHABLE);
-            if (nextHops.empty())
-            {
-                continue;
-            }
-            // dist is measured from the attachment switch: one hop less than from its hosts,
-            // the same next hops.
-            for (const auto& h : group)
-            {
-                g.sw[s]->SetRoutes(h.second, nextHops);
-            }
-        }
-        // The attachment switch itself: the port(s) to each host.
+    // The attachment switch's own routes: the port(s) to each of its hosts.
+    auto setOwnHosts = [&](uint32_t attachment,
+                           const std::vector<std::pair<uint32_t, Ipv4Address>>& group) {
         const auto& peers = g.portPeer[attachment];
         for (const auto& h : group)
         {
@@ -231,17 +211,90 @@ RdmaRoutingHelper::PopulateRoutingTables(NodeContainer nodes)
             }
             g.sw[attachment]->SetRoutes(h.second, nextHops);
         }
+    };
+
+    // Distances from every attachment switch first (2 bytes per node: 70 MB at k = 48, freed
+    // at the end), then each switch's whole table in turn, compacted at once
+    // (RdmaSwitch::CompactRoutes): the flat tables of all switches, 4 bytes per host each,
+    // never exist together (318 MB at k = 48). Each switch gets the same calls in the same
+    // order as attachment by attachment, so the same next-hop sets.
+    constexpr uint16_t FAR = std::numeric_limits<uint16_t>::max();
+    std::vector<uint32_t> attachments;
+    std::vector<const std::vector<std::pair<uint32_t, Ipv4Address>>*> groups;
+    std::vector<std::vector<Ipv4Address>> groupAddresses;
+    std::vector<std::vector<uint16_t>> distances;
+    for (const auto& [attachment, group] : byAttachment)
+    {
+        attachments.push_back(attachment);
+        groups.push_back(&group);
+        groupAddresses.emplace_back();
+        for (const auto& h : group)
+        {
+            groupAddresses.back().push_back(h.second);
+        }
+        const std::vector<uint32_t> dist = g.Distances(attachment);
+        distances.emplace_back(dist.size(), FAR);
+        for (std::size_t i = 0; i < dist.size(); ++i)
+        {
+            if (dist[i] != UNREACHABLE)
+            {
+                NS_ABORT_MSG_IF(dist[i] >= FAR,
+                                "RdmaRoutingHelper: node "
+                                    << i << " is " << dist[i] << " hops from switch node "
+                                    << attachment << "; at most 65,534 are supported");
+                distances.back()[i] = static_cast<uint16_t>(dist[i]);
+            }
+        }
     }
+    std::vector<bool> isListed(g.sw.size(), false);
+    for (uint32_t s : switches)
+    {
+        isListed[s] = true;
+        for (std::size_t a = 0; a < attachments.size(); ++a)
+        {
+            if (s == attachments[a])
+            {
+                setOwnHosts(s, *groups[a]);
+                continue;
+            }
+            fill(s, distances[a], FAR, UNREACHABLE);
+            if (!nextHops.empty())
+            {
+                // Distances are measured from the attachment switch: one hop less than
+                // from its hosts, the same next hops.
+                g.sw[s]->SetRoutes(groupAddresses[a], nextHops); // one check and interning
+            }
+        }
+        if (others.empty())
+        {
+            g.sw[s]->CompactRoutes();
+        }
+    }
+    for (std::size_t a = 0; a < attachments.size(); ++a)
+    {
+        if (!isListed[attachments[a]])
+        {
+            setOwnHosts(attachments[a], *groups[a]); // an attachment outside `nodes`
+        }
+    }
+    distances.clear();
     for (const auto& h : others)
     {
         const std::vector<uint32_t> dist = g.Distances(h.first);
         for (uint32_t s : switches)
         {
-            fill(s, dist, h.first);
+            fill(s, dist, UNREACHABLE, h.first);
             if (!nextHops.empty())
             {
                 g.sw[s]->SetRoutes(h.second, nextHops);
             }
+        }
+    }
+    if (!others.empty())
+    {
+        for (uint32_t s : switches)
+        {
+            g.sw[s]->CompactRoutes();
         }
     }
 }

@@ -7,6 +7,7 @@
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
+#include "ns3/rng-seed-manager.h"
 #include "ns3/uinteger.h"
 
 namespace ns3
@@ -57,9 +58,11 @@ RdmaRedEcnMarker::GetTypeId()
 }
 
 RdmaRedEcnMarker::RdmaRedEcnMarker()
+    : m_rngStream(RngSeedManager::GetNextStreamIndex()), // as RandomVariableStream's Stream -1
+      m_rngSeed(RngSeedManager::GetSeed()),
+      m_rngRun(RngSeedManager::GetRun())
 {
     NS_LOG_FUNCTION(this);
-    m_rng = CreateObject<UniformRandomVariable>();
 }
 
 RdmaRedEcnMarker::~RdmaRedEcnMarker()
@@ -70,7 +73,7 @@ RdmaRedEcnMarker::~RdmaRedEcnMarker()
 void
 RdmaRedEcnMarker::DoDispose()
 {
-    m_rng = nullptr;
+    m_rng.reset();
     RdmaEgressProcessor::DoDispose();
 }
 
@@ -100,7 +103,11 @@ RdmaRedEcnMarker::DecideMark(uint64_t queueBytes)
     {
         return true;
     }
-    return m_rng->GetValue() < p;
+    if (!m_rng)
+    {
+        m_rng = std::make_unique<RngStream>(m_rngSeed, m_rngStream, m_rngRun);
+    }
+    return m_rng->RandU01() < p; // UniformRandomVariable(0, 1): 0 + u * (1 - 0) = u
 }
 
 void
@@ -184,7 +191,12 @@ int64_t
 RdmaRedEcnMarker::AssignStreams(int64_t stream)
 {
     NS_LOG_FUNCTION(this << stream);
-    m_rng->SetStream(stream);
+    NS_ASSERT(stream >= 0);
+    // RandomVariableStream::SetStream: fixed streams are the upper 2^63.
+    m_rngStream = (uint64_t(1) << 63) + static_cast<uint64_t>(stream);
+    m_rngSeed = RngSeedManager::GetSeed();
+    m_rngRun = RngSeedManager::GetRun();
+    m_rng.reset();
     return 1;
 }
 

@@ -473,20 +473,34 @@ RdmaSwitch::AddRoute(Ipv4Address dst, uint32_t port)
 void
 RdmaSwitch::SetRoutes(Ipv4Address dst, const std::vector<uint32_t>& ports)
 {
+    SetRoutes(std::vector<Ipv4Address>{dst}, ports);
+}
+
+void
+RdmaSwitch::SetRoutes(const std::vector<Ipv4Address>& dsts, const std::vector<uint32_t>& ports)
+{
+    if (dsts.empty())
+    {
+        return;
+    }
     std::vector<uint32_t> set;
     set.reserve(ports.size());
     for (uint32_t port : ports)
     {
         NS_ABORT_MSG_IF(port >= m_ports.size(),
                         "RdmaSwitch::SetRoutes: port "
-                            << port << " for " << dst << " does not exist (ports 0.."
+                            << port << " for " << dsts.front() << " does not exist (ports 0.."
                             << static_cast<int64_t>(m_ports.size()) - 1 << "); add the port first");
         if (std::find(set.begin(), set.end(), port) == set.end())
         {
             set.push_back(port); // insertion order is kept: it is the ECMP bucket order
         }
     }
-    SetRouteSetId(dst.Get(), set.empty() ? 0 : InternRouteSet(set));
+    const uint32_t id = set.empty() ? 0 : InternRouteSet(set);
+    for (const Ipv4Address& dst : dsts)
+    {
+        SetRouteSetId(dst.Get(), id);
+    }
 }
 
 uint32_t
@@ -504,7 +518,7 @@ uint32_t
 RdmaSwitch::RouteSetId(uint32_t dst) const
 {
     const uint32_t offset = dst - m_denseBase; // wraps for dst < base: not dense
-    if (offset < m_denseRoutes.size())
+    if (offset < m_denseSize)
     {
         if (!m_routeRunsValid || m_routeRuns.empty())
         {
@@ -514,7 +528,7 @@ RdmaSwitch::RouteSetId(uint32_t dst) const
                                           m_routeRuns.end(),
                                           offset,
                                           [](uint32_t o, const RouteRun& r) { return o < r.end; });
-        return run->id; // the last run ends at m_denseRoutes.size() > offset
+        return run->id; // the last run ends at m_denseSize > offset
     }
     auto it = m_sparseRoutes.find(dst);
     return it == m_sparseRoutes.end() ? 0 : it->second;
@@ -523,6 +537,7 @@ RdmaSwitch::RouteSetId(uint32_t dst) const
 void
 RdmaSwitch::BuildRouteRuns()
 {
+    ExpandRoutes();
     m_routeRuns.clear();
     const uint32_t n = static_cast<uint32_t>(m_denseRoutes.size());
     if (n <= MIN_ENTRIES_FOR_RUNS)
@@ -547,7 +562,53 @@ RdmaSwitch::BuildRouteRuns()
 }
 
 void
+RdmaSwitch::CompactRoutes()
+{
+    if (!m_routeRunsValid)
+    {
+        BuildRouteRuns();
+    }
+    if (!m_routeRuns.empty())
+    {
+        std::vector<uint32_t>().swap(m_denseRoutes); // the runs hold it; m_denseSize stays
+    }
+    else
+    {
+        m_denseRoutes.shrink_to_fit();
+    }
+}
+
+uint64_t
+RdmaSwitch::GetRouteTableBytes() const
+{
+    return m_denseRoutes.capacity() * sizeof(uint32_t) + m_routeRuns.capacity() * sizeof(RouteRun);
+}
+
+void
+RdmaSwitch::ExpandRoutes()
+{
+    if (m_denseRoutes.size() == m_denseSize)
+    {
+        return;
+    }
+    // CompactRoutes kept the table as runs (valid, not empty, ending at m_denseSize).
+    m_denseRoutes.reserve(m_denseSize);
+    for (const RouteRun& run : m_routeRuns)
+    {
+        m_denseRoutes.resize(run.end, run.id);
+    }
+}
+
+void
 RdmaSwitch::SetRouteSetId(uint32_t dst, uint32_t id)
+{
+    ExpandRoutes();
+    SetRouteSetIdExpanded(dst, id);
+    m_denseSize = static_cast<uint32_t>(m_denseRoutes.size());
+}
+
+void
+RdmaSwitch::SetRouteSetIdExpanded(uint32_t dst, uint32_t id)
 {
     m_routeRunsValid = false;
     // The flat table covers up to 2^20 addresses from the lowest one routed (rounded down
@@ -617,6 +678,7 @@ RdmaSwitch::ClearRoutes()
     m_routeSets.assign(1, std::vector<uint32_t>());
     m_routeSetIds.clear();
     m_denseRoutes.clear();
+    m_denseSize = 0;
     m_sparseRoutes.clear();
     m_denseBase = 0;
     m_routeRuns.clear();

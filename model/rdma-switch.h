@@ -232,10 +232,28 @@ class RdmaSwitch : public Object, public RdmaPortHandler
      * \param ports egress port indices (duplicates are ignored; empty removes the route)
      */
     void SetRoutes(Ipv4Address dst, const std::vector<uint32_t>& ports);
+    /**
+     * Set the same next hops for several destinations, as SetRoutes for each in turn but
+     * checking and interning the set once (the routing helper gives every host behind one
+     * edge switch the same set: 27,648 hosts x 2,880 switches at k = 48).
+     * \param dsts destination IPv4 addresses (host routes)
+     * \param ports egress port indices (duplicates are ignored; empty removes the routes)
+     */
+    void SetRoutes(const std::vector<Ipv4Address>& dsts, const std::vector<uint32_t>& ports);
     /// Remove all routes.
     void ClearRoutes();
     /// \return number of distinct next-hop sets the table holds (memory diagnostics)
     uint32_t GetNRouteSets() const;
+    /**
+     * Once the routes are set: keep the flat table as its runs of equal next-hop sets when
+     * there are few (at most 64, as in a fat-tree: the lookup then searches the runs, as it
+     * does anyway) and free the table; otherwise trim the table to its size. A fat-tree
+     * switch's table otherwise holds 4 bytes per host (110 KB at k = 48, 318 MB for its
+     * 2,880 switches). Routes set later expand the table again. RdmaRoutingHelper calls it.
+     */
+    void CompactRoutes();
+    /// \return bytes the forwarding table's flat array and runs hold (memory diagnostics)
+    uint64_t GetRouteTableBytes() const;
     /**
      * Destinations within 2^20 consecutive addresses (as RdmaHelper assigns them) are held
      * in a flat table, whatever order their routes are set in; others in a hash table, whose
@@ -560,12 +578,17 @@ class RdmaSwitch : public Object, public RdmaPortHandler
     bool m_routeRunsValid{false};      //!< m_routeRuns matches m_denseRoutes (Forward rebuilds)
     /// Point a destination at a next-hop set.
     void SetRouteSetId(uint32_t dst, uint32_t id);
+    /// SetRouteSetId on the expanded flat table.
+    void SetRouteSetIdExpanded(uint32_t dst, uint32_t id);
+    /// Rebuild the flat table from its runs if CompactRoutes freed it.
+    void ExpandRoutes();
     /// \return the id of a (sorted, duplicate-free) next-hop set, adding it if new
     uint32_t InternRouteSet(const std::vector<uint32_t>& ports);
     std::vector<std::vector<uint32_t>> m_routeSets{std::vector<uint32_t>()}; //!< [0] = none
     std::map<std::vector<uint32_t>, uint32_t> m_routeSetIds;                 //!< interning index
-    uint32_t m_denseBase{0};                               //!< first address of the flat table
-    std::vector<uint32_t> m_denseRoutes;                   //!< set id per address - m_denseBase
+    uint32_t m_denseBase{0};             //!< first address of the flat table
+    std::vector<uint32_t> m_denseRoutes; //!< set id per address - m_denseBase
+    uint32_t m_denseSize{0}; //!< entries of the flat table (m_denseRoutes may be freed: runs)
     std::unordered_map<uint32_t, uint32_t> m_sparseRoutes; //!< set id of other addresses
     /// What the switch keeps of every packet waiting in each egress (port, class) queue.
     std::vector<std::array<RdmaFifo<IngressEntry>, NUM_CLASSES>> m_ingressFifo;

@@ -15,11 +15,14 @@
 #include "ns3/boolean.h"
 #include "ns3/enum.h"
 #include "ns3/ipv4-header.h"
+#include "ns3/random-variable-stream.h"
 #include "ns3/rdma-bth-header.h"
 #include "ns3/rdma-egress-processor.h"
 #include "ns3/rdma-int-header.h"
 #include "ns3/rdma-int-inserter.h"
 #include "ns3/rdma-red-ecn-marker.h"
+#include "ns3/rng-seed-manager.h"
+#include "ns3/rng-stream.h"
 #include "ns3/udp-header.h"
 
 #include <gtest/gtest.h>
@@ -334,6 +337,55 @@ TEST(RdmaEgress, TtlRewriteKeepsACeMarkMadeAtEnqueueOrDequeue)
 
 // ---------------------------------------------------------------------------------------------
 // The seam
+
+// The marker makes its random stream at the first draw (a stream costs ~150,000 instructions
+// to make; most switches of a large fabric never draw before the run ends), but draws what a
+// UniformRandomVariable(0, 1) with the same stream gives: RED at p = 1/2 marks exactly when
+// that variable's draw is below 1/2, after AssignStreams and with the automatic stream,
+// which the marker takes at construction as the variable did (one stream index).
+TEST(RdmaEgress, RedMarkerDrawsAsAUniformVariableOfTheSameStream)
+{
+    Ptr<RdmaRedEcnMarker> red = CreateObject<RdmaRedEcnMarker>();
+    red->SetKmin(0);
+    red->SetKmax(2);
+    red->SetPmax(1.0); // q = 1 B: p = 1/2
+    EXPECT_EQ(red->AssignStreams(77), 1);
+    Ptr<UniformRandomVariable> u = CreateObject<UniformRandomVariable>();
+    u->SetStream(77);
+    uint32_t marks = 0;
+    for (uint32_t i = 0; i < 1000; ++i)
+    {
+        const bool expected = u->GetValue() < 0.5;
+        ASSERT_EQ(red->DecideMark(1), expected) << "draw " << i;
+        marks += expected;
+    }
+    EXPECT_GT(marks, 400u); // both outcomes occur (binomial(1000, 1/2): 500 +- 16)
+    EXPECT_LT(marks, 600u);
+    // q <= Kmin and q > Kmax decide without drawing: the stream stays in step.
+    EXPECT_FALSE(red->DecideMark(0));
+    EXPECT_TRUE(red->DecideMark(3));
+    EXPECT_EQ(red->DecideMark(1), u->GetValue() < 0.5);
+    // A new AssignStreams restarts the stream.
+    red->AssignStreams(5);
+    u->SetStream(5);
+    for (uint32_t i = 0; i < 100; ++i)
+    {
+        ASSERT_EQ(red->DecideMark(1), u->GetValue() < 0.5) << "draw " << i;
+    }
+    // The automatic stream: one index, taken at construction.
+    const uint64_t before = RngSeedManager::GetNextStreamIndex();
+    Ptr<RdmaRedEcnMarker> automatic = CreateObject<RdmaRedEcnMarker>();
+    EXPECT_EQ(RngSeedManager::GetNextStreamIndex(), before + 2);
+    // RandomVariableStream's Stream -1: RngStream(seed, that index, run).
+    automatic->SetKmin(0);
+    automatic->SetKmax(2);
+    automatic->SetPmax(1.0);
+    RngStream reference(RngSeedManager::GetSeed(), before + 1, RngSeedManager::GetRun());
+    for (uint32_t i = 0; i < 100; ++i)
+    {
+        ASSERT_EQ(automatic->DecideMark(1), reference.RandU01() < 0.5) << "draw " << i;
+    }
+}
 
 TEST(RdmaEgress, RedMarkerIsTheFirstStageAndFollowsTheSwitchAttributes)
 {

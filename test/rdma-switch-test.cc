@@ -457,6 +457,93 @@ TEST(RdmaSwitch, RoutesSetInAnyOrderStayInTheFlatTable)
 // ---------------------------------------------------------------------------------------------
 // ECN
 
+// SetRoutes with several addresses is SetRoutes for each in turn: the same next hops in the
+// same (ECMP bucket) order, duplicates dropped, one shared next-hop set, and an empty set
+// removes the routes.
+TEST(RdmaSwitch, SetRoutesForSeveralAddressesMatchesOneAtATime)
+{
+    Star one(4, MicroSeconds(1), {}, false);
+    Star many(4, MicroSeconds(1), {}, false);
+    std::vector<Ipv4Address> dsts;
+    for (uint32_t i = 0; i < 40; ++i)
+    {
+        dsts.push_back(Ipv4Address(0x0a000100U + i * 7));
+    }
+    const std::vector<uint32_t> ports{3, 1, 3, 2};
+    for (const Ipv4Address& d : dsts)
+    {
+        one.sw->SetRoutes(d, ports);
+    }
+    many.sw->SetRoutes(dsts, ports);
+    many.sw->SetRoutes(std::vector<Ipv4Address>{}, {0}); // nothing to set
+    EXPECT_EQ(many.sw->GetNRouteSets(), 1u);
+    EXPECT_EQ(many.sw->GetNRouteSets(), one.sw->GetNRouteSets());
+    for (const Ipv4Address& d : dsts)
+    {
+        EXPECT_EQ(many.sw->GetRoutes(d), (std::vector<uint32_t>{3, 1, 2})) << d;
+        EXPECT_EQ(many.sw->GetRoutes(d), one.sw->GetRoutes(d)) << d;
+    }
+    many.sw->SetRoutes({dsts[0], dsts[5]}, {});
+    EXPECT_TRUE(many.sw->GetRoutes(dsts[0]).empty());
+    EXPECT_TRUE(many.sw->GetRoutes(dsts[5]).empty());
+    EXPECT_EQ(many.sw->GetRoutes(dsts[1]).size(), 3u);
+    Simulator::Destroy();
+}
+
+// CompactRoutes keeps a large flat table with few runs as its runs only (a fat-tree switch's
+// 4 bytes per host): every look-up gives the same next hops, and routes set afterwards
+// expand the table again. A table with many runs stays flat, trimmed to its size.
+TEST(RdmaSwitch, CompactRoutesKeepsEveryRouteAndExpandsOnChange)
+{
+    Star star(4, MicroSeconds(1), {}, false);
+    // 6,000 consecutive addresses in 6 blocks of 1,000 (runs of one next-hop set each).
+    const uint32_t base = 0x0a000001U;
+    auto expected = [](uint32_t i) {
+        return std::vector<uint32_t>{(i / 1000) % 4, (i / 1000 + 1) % 4};
+    };
+    for (uint32_t i = 0; i < 6000; ++i)
+    {
+        star.sw->SetRoutes(Ipv4Address(base + i), expected(i));
+    }
+    const uint64_t flatBytes = star.sw->GetRouteTableBytes();
+    EXPECT_GE(flatBytes, 6000u * 4u);
+    star.sw->CompactRoutes();
+    // At most 64 runs of 8 bytes are left.
+    EXPECT_LE(star.sw->GetRouteTableBytes(), 64u * 8u);
+    for (uint32_t i = 0; i < 6000; ++i)
+    {
+        ASSERT_EQ(star.sw->GetRoutes(Ipv4Address(base + i)), expected(i)) << i;
+    }
+    EXPECT_TRUE(star.sw->GetRoutes(Ipv4Address(base + 6000)).empty());
+    // A change expands the table: the others are kept.
+    star.sw->SetRoutes(Ipv4Address(base + 2500), {3});
+    star.sw->SetRoutes(Ipv4Address(base + 7000), {1});
+    for (uint32_t i = 0; i < 6000; ++i)
+    {
+        ASSERT_EQ(star.sw->GetRoutes(Ipv4Address(base + i)),
+                  i == 2500 ? std::vector<uint32_t>{3} : expected(i))
+            << i;
+    }
+    EXPECT_EQ(star.sw->GetRoutes(Ipv4Address(base + 7000)), std::vector<uint32_t>{1});
+    EXPECT_TRUE(star.sw->GetRoutes(Ipv4Address(base + 6500)).empty());
+    star.sw->CompactRoutes();
+    EXPECT_EQ(star.sw->GetRoutes(Ipv4Address(base + 2500)), std::vector<uint32_t>{3});
+    EXPECT_EQ(star.sw->GetRoutes(Ipv4Address(base + 2501)), expected(2501));
+    // Many runs (a different set every other address): the flat table stays, trimmed.
+    star.sw->ClearRoutes();
+    for (uint32_t i = 0; i < 6000; ++i)
+    {
+        star.sw->SetRoutes(Ipv4Address(base + i), {i % 2});
+    }
+    star.sw->CompactRoutes();
+    EXPECT_EQ(star.sw->GetRouteTableBytes(), 6001u * 4u); // from 10.0.0.0, the /24 start
+    for (uint32_t i = 0; i < 6000; ++i)
+    {
+        ASSERT_EQ(star.sw->GetRoutes(Ipv4Address(base + i)), std::vector<uint32_t>{i % 2}) << i;
+    }
+    Simulator::Destroy();
+}
+
 TEST(RdmaSwitch, RedMarkingProbabilityFunction)
 {
     // Kmin 5000, Kmax 200000, Pmax 0.01 (DCQCN).

@@ -314,6 +314,70 @@ TEST(RdmaTopology, FatTreeK8RoutingHelperHopCounts)
     Simulator::Destroy();
 }
 
+// The routing helper gives each switch, toward each host, exactly the ports whose far end is
+// one hop closer to the host (a host only as the destination itself), in ascending port
+// order: the order is the ECMP bucket order, so it must not change when the helper sets a
+// whole edge switch's hosts at once (RdmaSwitch::SetRoutes with several addresses). The
+// distances are found here independently, by a BFS over the switches' ports from each host.
+// Every distinct list is one next-hop set of the switch.
+TEST(RdmaTopology, FatTreeNextHopsAreTheShortestPathPortsInOrder)
+{
+    for (uint32_t k : {4u, 6u})
+    {
+        RdmaHelper rdma;
+        FatTreeHelper ft;
+        ft.SetThreeTier(k);
+        ft.Install(rdma);
+        const NodeContainer switches = ft.GetSwitches();
+        std::map<Ptr<Node>, Ptr<RdmaSwitch>> swOf;
+        for (uint32_t i = 0; i < switches.GetN(); ++i)
+        {
+            swOf[switches.Get(i)] = switches.Get(i)->GetObject<RdmaSwitch>();
+        }
+        std::map<Ptr<RdmaSwitch>, std::set<std::vector<uint32_t>>> sets;
+        for (uint32_t h = 0; h < ft.GetNHosts(); ++h)
+        {
+            // BFS from the host's edge switch (distance 1 from the host).
+            std::map<Ptr<Node>, uint32_t> dist{{ft.GetHost(h), 0}, {EdgeOf(ft.GetHost(h)), 1}};
+            std::vector<Ptr<Node>> frontier{EdgeOf(ft.GetHost(h))};
+            for (std::size_t f = 0; f < frontier.size(); ++f)
+            {
+                Ptr<RdmaSwitch> sw = swOf.at(frontier[f]);
+                for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+                {
+                    Ptr<Node> peer = PeerOf(sw, p);
+                    if (swOf.count(peer) && !dist.count(peer))
+                    {
+                        dist[peer] = dist.at(frontier[f]) + 1;
+                        frontier.push_back(peer);
+                    }
+                }
+            }
+            const Ipv4Address dst = ft.GetHostAddress(h);
+            for (const auto& [node, sw] : swOf)
+            {
+                std::vector<uint32_t> expected;
+                for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+                {
+                    auto it = dist.find(PeerOf(sw, p));
+                    if (it != dist.end() && it->second + 1 == dist.at(node))
+                    {
+                        expected.push_back(p);
+                    }
+                }
+                ASSERT_EQ(sw->GetRoutes(dst), expected)
+                    << "k = " << k << ", switch node " << node->GetId() << " -> host " << h;
+                sets[sw].insert(expected);
+            }
+        }
+        for (const auto& [sw, distinct] : sets)
+        {
+            EXPECT_EQ(sw->GetNRouteSets(), distinct.size()) << "k = " << k;
+        }
+        Simulator::Destroy();
+    }
+}
+
 // The routing helper sets a k = 16 fat-tree's routes from 10.0.3.x on; every switch must still
 // hold all 1,024 hosts in its flat forwarding table (bug: 767 went to the hash table) and
 // share a few next-hop sets among them.
