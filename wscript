@@ -319,6 +319,7 @@ def build(bld):
             'test/rdma-ecmp-spray-test.cc',
             'test/rdma-path-selector-test.cc',
             'test/rdma-scale-up-test.cc',
+            'test/rdma-scale-up-profile-test.cc',
             'test/rdma-robustness-test.cc',
             'test/rdma-traffic-test.cc',
             'test/rdma-collective-test.cc',

@@ -6,10 +6,16 @@
 #include "ns3/abort.h"
 #include "ns3/log.h"
 #include "ns3/rdma-helper.h"
+#include "ns3/rdma-link-flow-control.h"
+#include "ns3/rdma-link-framing.h"
+#include "ns3/rdma-loss-recovery.h"
 #include "ns3/rdma-net-device.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/rdma-routing-helper.h"
 #include "ns3/uinteger.h"
+
+#include <cmath>
+#include <sstream>
 
 namespace ns3
 {
@@ -28,6 +34,163 @@ ScaleUpHelper::CheckNotInstalled(const char* what) const
     NS_ABORT_MSG_IF(m_installed,
                     "ScaleUpHelper::" << what << ": the pod is already installed; configure "
                                       << "the helper before Install()");
+}
+
+namespace
+{
+/// Abort, listing the valid names, unless type is "" or a constructible subclass of base.
+void
+CheckType(const char* what, const std::string& type, TypeId base)
+{
+    TypeId tid;
+    if (type.empty() ||
+        (TypeId::LookupByNameFailSafe(type, &tid) && tid.IsChildOf(base) && tid.HasConstructor()))
+    {
+        return;
+    }
+    std::ostringstream valid;
+    for (uint16_t i = 0; i < TypeId::GetRegisteredN(); ++i)
+    {
+        TypeId t = TypeId::GetRegistered(i);
+        if (t != base && t.IsChildOf(base) && t.HasConstructor())
+        {
+            valid << ", " << t.GetName();
+        }
+    }
+    NS_ABORT_MSG("ScaleUpHelper::" << what << ": \"" << type << "\" is not a " << base.GetName()
+                                   << "; valid: \"\"" << valid.str());
+}
+} // namespace
+
+void
+ScaleUpHelper::SetProfile(const std::string& name)
+{
+    CheckNotInstalled("SetProfile");
+    if (name == "roce")
+    {
+        m_rate = DataRate("200Gbps");
+        m_switchLatency = NanoSeconds(150);
+        m_framing = "";
+        m_flowControl = "";
+        m_linkRetry = false;
+        m_lossRecovery = "";
+    }
+    else if (name == "ualink")
+    {
+        m_rate = UalinkPortRate(UALINK_DEFAULT_LANES);
+        m_switchLatency = NanoSeconds(150);
+        m_framing = "ns3::RdmaUalinkFlitFraming";
+        m_flowControl = "ns3::RdmaCreditFlowControl";
+        m_linkRetry = true;
+        m_lossRecovery = "ns3::RdmaNoRetransmitLossRecovery";
+    }
+    else if (name == "sue" || name == "sue-pfc")
+    {
+        m_rate = DataRate("800Gbps");
+        m_switchLatency = NanoSeconds(250);
+        m_framing = "ns3::RdmaCompressedHeaderFraming";
+        m_flowControl = name == "sue" ? "ns3::RdmaCreditFlowControl" : "ns3::RdmaPfcFlowControl";
+        m_linkRetry = true;
+        m_lossRecovery = "";
+    }
+    else
+    {
+        NS_ABORT_MSG("ScaleUpHelper: profile \"" << name << "\" is not known; valid: " << PROFILES);
+    }
+    m_replayBytes = 0;
+    m_profile = name;
+}
+
+std::string
+ScaleUpHelper::GetProfile() const
+{
+    return m_profile;
+}
+
+DataRate
+ScaleUpHelper::UalinkPortRate(uint32_t lanes)
+{
+    NS_ABORT_MSG_IF(lanes != 1 && lanes != 2 && lanes != 4,
+                    "ScaleUpHelper: a UALink port of " << lanes
+                                                       << " lanes is invalid; valid: 1, 2, 4");
+    return DataRate(lanes * UALINK_LANE_BPS);
+}
+
+void
+ScaleUpHelper::SetLinkFraming(const std::string& type)
+{
+    CheckNotInstalled("SetLinkFraming");
+    CheckType("SetLinkFraming", type, RdmaLinkFraming::GetTypeId());
+    m_framing = type;
+}
+
+void
+ScaleUpHelper::SetLinkFlowControl(const std::string& type)
+{
+    CheckNotInstalled("SetLinkFlowControl");
+    CheckType("SetLinkFlowControl", type, RdmaLinkFlowControl::GetTypeId());
+    m_flowControl = type;
+}
+
+void
+ScaleUpHelper::SetLinkRetry(bool on)
+{
+    CheckNotInstalled("SetLinkRetry");
+    m_linkRetry = on;
+}
+
+void
+ScaleUpHelper::SetReplayBufferBytes(uint32_t bytes)
+{
+    CheckNotInstalled("SetReplayBufferBytes");
+    m_replayBytes = bytes;
+}
+
+void
+ScaleUpHelper::SetLossRecovery(const std::string& type)
+{
+    CheckNotInstalled("SetLossRecovery");
+    CheckType("SetLossRecovery", type, RdmaLossRecovery::GetTypeId());
+    m_lossRecovery = type;
+}
+
+std::string
+ScaleUpHelper::GetLinkFraming() const
+{
+    return m_framing;
+}
+
+std::string
+ScaleUpHelper::GetLinkFlowControl() const
+{
+    return m_flowControl;
+}
+
+bool
+ScaleUpHelper::GetLinkRetry() const
+{
+    return m_linkRetry;
+}
+
+std::string
+ScaleUpHelper::GetLossRecovery() const
+{
+    return m_lossRecovery;
+}
+
+uint32_t
+ScaleUpHelper::GetReplayBufferBytes() const
+{
+    if (m_replayBytes != 0)
+    {
+        return m_replayBytes;
+    }
+    // ns3::RdmaLinkRetry's sizing: the ACK round trip at the port rate, plus one frame.
+    const uint64_t frame = m_deviceMtu + RdmaNetDevice::ETHERNET_HEADER_BYTES + 2;
+    const Time ackLatency = NanoSeconds(500); // RdmaLinkRetry::AckLatency's default
+    const Time rtt = GetChannelDelay() + GetChannelDelay() + ackLatency;
+    const double bits = m_rate.GetBitRate() * rtt.GetSeconds() + 8.0 * (2 * frame + 84);
+    return static_cast<uint32_t>(std::ceil(bits / 8)) + frame;
 }
 
 void
@@ -103,6 +266,12 @@ ScaleUpHelper::SetDeviceAttribute(const std::string& name, const AttributeValue&
     NS_ABORT_MSG_IF(name == "DataRate",
                     "ScaleUpHelper: set the port rate with SetLinkRate, not the DataRate "
                     "attribute");
+    if (name == "Mtu")
+    {
+        const auto* mtu = dynamic_cast<const UintegerValue*>(&value);
+        NS_ABORT_MSG_IF(mtu == nullptr, "ScaleUpHelper: the Mtu attribute takes a UintegerValue");
+        m_deviceMtu = mtu->Get();
+    }
     m_link.SetDeviceAttribute(name, value);
 }
 
@@ -174,6 +343,24 @@ ScaleUpHelper::Install(RdmaHelper& rdma)
                          << m_switchLatency);
     m_link.SetDeviceAttribute("DataRate", DataRateValue(m_rate));
     m_link.SetChannelAttribute("Delay", TimeValue(GetChannelDelay()));
+    // The profile's link options (none for "roce": the link helper is left as it was).
+    if (!m_framing.empty())
+    {
+        m_link.SetLinkFraming(m_framing);
+    }
+    if (!m_flowControl.empty())
+    {
+        m_link.SetLinkFlowControl(m_flowControl);
+    }
+    if (m_linkRetry)
+    {
+        m_link.EnableLinkRetry();
+        m_link.SetLinkRetryAttribute("ReplayBufferBytes", UintegerValue(GetReplayBufferBytes()));
+    }
+    if (!m_lossRecovery.empty())
+    {
+        rdma.SetLossRecovery(m_lossRecovery);
+    }
     m_accelNodes.Create(m_accelerators);
     m_switchNodes.Create(m_planes);
     // Accelerator by accelerator, port by port: accelerator i's device p is its port on

@@ -70,6 +70,34 @@ class RdmaNetDevice;
  * ns3::RdmaNic::AckInterval to 16 (SetAckInterval; the last packet of a message is always
  * acknowledged). An ACK per packet (1, RdmaNic's default) spends about 7 % of every
  * ring link on ACKs (86 of 1106 + 86 wire bytes at MTU 1024).
+ *
+ * <b>Profiles</b> (SetProfile; call it first, then override any value with the setters).
+ * Every value, with its source ("assumption" where none was found):
+ *
+ * - "roce" (the default): RoCEv2 over PFC, exactly the figures above: 200 Gb/s ports, 150 ns
+ *   switches, Ethernet framing, IEEE 802.1Qbb PFC, no link-level retry, the RdmaHelper's
+ *   end-to-end loss recovery. Install changes nothing on the link or RdmaHelper for it.
+ * - "ualink": ports of UALINK_DEFAULT_LANES (4) lanes of 200 Gb/s, 800 Gb/s (UALink 200G
+ *   1.0: 200 Gb/s lanes, x1/x2/x4 ports; the x4 port is the "station" of four lanes; set a
+ *   x1 or x2 port with SetLinkRate(UalinkPortRate(lanes))); ns3::RdmaUalinkFlitFraming (640 B
+ *   DL flits of 64 B TL flits, UALink 1.0; its own attribute sources in doc/scale-up-link.rst);
+ *   ns3::RdmaCreditFlowControl with its defaults (64-byte blocks: one TL flit per credit,
+ *   assumption; UALink 1.0 flow-controls with credits per virtual channel); link-level retry
+ *   (UALink 1.0's data-link replay) with a replay buffer sized from the link
+ * (SetReplayBufferBytes); ns3::RdmaNoRetransmitLossRecovery end to end (assumption: the link
+ * recovers its losses, UALink's transaction layer has no end-to-end retransmission); switch latency
+ * 150 ns (the UALink Consortium's <= 150 ns port-to-port target, see Defaults; RdmaSwitch has no
+ *   forwarding-latency attribute, so it is link delay as for every profile, see Switch latency).
+ * - "sue": Broadcom's Scale-Up Ethernet: 800 Gb/s Ethernet ports (assumption: 800G ports, the
+ *   fastest of Tomahawk Ultra, a 51.2 Tb/s switch; Broadcom, July 2025);
+ * ns3::RdmaCompressedHeaderFraming (the 10-byte AI Fabric Header in place of Ethernet, IPv4 and
+ * UDP); ns3::RdmaCreditFlowControl (Tomahawk Ultra's credit-based flow control, CBFC, with its
+ * defaults: assumption); link-level retry (Tomahawk Ultra's LLR); switch latency 250 ns (Tomahawk
+ * Ultra's published 250 ns); the RdmaHelper's reliable end-to-end loss recovery (SUE keeps a
+ * reliable transport; SUE-Lite, which drops it, is
+ * SetLossRecovery("ns3::RdmaNoRetransmitLossRecovery")).
+ * - "sue-pfc": "sue" with IEEE 802.1Qbb PFC (ns3::RdmaPfcFlowControl) instead of credits (SUE
+ *   allows either).
  */
 class ScaleUpHelper
 {
@@ -77,8 +105,73 @@ class ScaleUpHelper
     /// Default ACK coalescing: one ACK per 16 packets (HFI1_PSN_CREDIT, see above).
     static constexpr uint32_t DEFAULT_ACK_INTERVAL = 16;
 
+    /// Lane rate of UALink 200G 1.0 (200 Gb/s per lane and direction).
+    static constexpr uint64_t UALINK_LANE_BPS = 200000000000ULL;
+    /// Lanes of a "ualink" profile port (x4, UALink 1.0's widest port).
+    static constexpr uint32_t UALINK_DEFAULT_LANES = 4;
+    /// The profile names SetProfile accepts, for messages and command-line help.
+    static constexpr const char* PROFILES = "roce, ualink, sue, sue-pfc";
+
     /// Eight accelerators, four planes, 200 Gb/s ports, 10 ns links, 150 ns switches.
     ScaleUpHelper();
+
+    /**
+     * Set every profile value (see the class documentation): rate, switch latency, link
+     * framing, link flow control, link-level retry and its replay buffer (automatic), and
+     * end-to-end loss recovery. Later setters override single values. Aborts, listing the
+     * valid names, on an unknown profile.
+     * \param name "roce", "ualink", "sue" or "sue-pfc"
+     */
+    void SetProfile(const std::string& name);
+    /// \return the last profile set ("roce" by default)
+    std::string GetProfile() const;
+    /**
+     * \param lanes lanes of a UALink port: 1, 2 or 4
+     * \return lanes x 200 Gb/s
+     */
+    static DataRate UalinkPortRate(uint32_t lanes);
+
+    /**
+     * \param type the TypeId name of an ns3::RdmaLinkFraming for every link, or "" for none
+     * (Ethernet)
+     */
+    void SetLinkFraming(const std::string& type);
+    /**
+     * \param type the TypeId name of an ns3::RdmaLinkFlowControl for every link, or "" for the
+     * device's default (PFC)
+     */
+    void SetLinkFlowControl(const std::string& type);
+    /**
+     * \param on run ns3::RdmaLinkRetry on both ends of every link
+     */
+    void SetLinkRetry(bool on);
+    /**
+     * \param bytes ns3::RdmaLinkRetry::ReplayBufferBytes of every link; 0: sized from the link
+     * by Install (GetReplayBufferBytes)
+     */
+    void SetReplayBufferBytes(uint32_t bytes);
+    /**
+     * \param type the TypeId name of an ns3::RdmaLossRecovery Install sets on the RdmaHelper,
+     * or "" to leave the RdmaHelper's
+     */
+    void SetLossRecovery(const std::string& type);
+    /// \return the link framing's TypeId name, "" for none
+    std::string GetLinkFraming() const;
+    /// \return the link flow control's TypeId name, "" for the device's default (PFC)
+    std::string GetLinkFlowControl() const;
+    /// \return whether every link runs link-level retry
+    bool GetLinkRetry() const;
+    /// \return the loss recovery Install sets, "" for the RdmaHelper's
+    std::string GetLossRecovery() const;
+    /**
+     * The replay buffer Install gives every link's retry: SetReplayBufferBytes's, or, if 0,
+     * the link's ACK round trip at the port rate plus one maximum frame F (the sizing of
+     * ns3::RdmaLinkRetry::ReplayBufferBytes): rate x (2 x channel delay + AckLatency (default
+     * 500 ns) + 2 F + an ACK (84 B)) + F, with F = device Mtu + 14 (Ethernet) + 2 (sequence
+     * number).
+     * \return bytes
+     */
+    uint32_t GetReplayBufferBytes() const;
 
     /**
      * \param n number of accelerators, at least 2
@@ -207,6 +300,13 @@ class ScaleUpHelper
     Time m_linkLatency;
     Time m_switchLatency;
     uint32_t m_ackInterval{DEFAULT_ACK_INTERVAL};
+    std::string m_profile{"roce"};
+    std::string m_framing;      //!< link framing TypeId name, "" for none
+    std::string m_flowControl;  //!< link flow control TypeId name, "" for the default
+    bool m_linkRetry{false};    //!< link-level retry on every link
+    uint32_t m_replayBytes{0};  //!< replay buffer, 0: sized from the link
+    std::string m_lossRecovery; //!< end-to-end loss recovery, "" for the RdmaHelper's
+    uint32_t m_deviceMtu{9000}; //!< device Mtu (RdmaNetDevice's default or SetDeviceAttribute)
     bool m_installed{false};
 
     RdmaLinkHelper m_link;

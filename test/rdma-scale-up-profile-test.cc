@@ -1,0 +1,240 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// ScaleUpHelper profiles (roce, ualink, sue, sue-pfc): each builds a pod whose devices carry
+// the framing, link flow control and link-level retry the profile names and whose queue
+// pairs run its end-to-end loss recovery; WRITEs complete over each; the ualink pod's link
+// carries 640-byte DL flits (a 4 KB WRITE's wire time is the FLIT arithmetic of
+// doc/scale-up-link.rst); roce is the helper's behaviour before profiles; values can be
+// overridden after SetProfile; a bad profile name is a clear error.
+
+#include "rdma-test-utils.h"
+
+#include <gtest/gtest.h>
+
+using namespace ns3;
+using namespace ns3::rdmatest;
+
+namespace
+{
+
+/// TypeId name of an object, "" for none.
+template <typename T>
+std::string
+NameOf(Ptr<T> o)
+{
+    return o == nullptr ? "" : o->GetInstanceTypeId().GetName();
+}
+
+/// What one pod of a profile did: every accelerator WRITEs `bytes` to the next one.
+struct PodRun
+{
+    uint32_t sendCompletions{0};
+    uint32_t receiveCompletions{0};
+    uint64_t retransmissions{0};
+    std::string lossRecovery; //!< of accelerator 0's queue pair
+};
+
+/// A 4-accelerator, 2-plane pod of `profile`; checks what every device carries.
+PodRun
+RunProfile(const std::string& profile,
+           const std::string& framing,
+           const std::string& flowControl,
+           bool retry,
+           uint64_t bytes)
+{
+    SCOPED_TRACE("profile " + profile);
+    RdmaHelper rdma;
+    ScaleUpHelper pod;
+    pod.SetProfile(profile);
+    pod.SetAccelerators(4);
+    pod.SetPlanes(2);
+    pod.Install(rdma);
+    for (uint32_t d = 0; d < pod.GetDevices().GetN(); ++d)
+    {
+        Ptr<RdmaNetDevice> dev = DynamicCast<RdmaNetDevice>(pod.GetDevices().Get(d));
+        EXPECT_EQ(NameOf(dev->GetLinkFraming()), framing) << "device " << d;
+        EXPECT_EQ(NameOf(dev->GetLinkFlowControl()), flowControl) << "device " << d;
+        EXPECT_EQ(dev->GetLinkRetry() != nullptr, retry) << "device " << d;
+        EXPECT_EQ(dev->GetDataRate(), pod.GetLinkRate());
+        EXPECT_EQ(dev->GetRdmaChannel()->GetDelay(), pod.GetChannelDelay());
+    }
+    PodRun run;
+    CompletionLog log;
+    std::vector<Ptr<RdmaQueuePair>> qps;
+    for (uint32_t i = 0; i < 4; ++i)
+    {
+        auto [qp, peer] = rdma.Connect(pod.GetAccelerator(i), pod.GetAccelerator((i + 1) % 4));
+        log.Attach(qp, peer);
+        qps.push_back(qp);
+        PostWriteAt(qp, pod.GetAccelerator(i), MicroSeconds(1), bytes);
+    }
+    run.lossRecovery = NameOf(qps[0]->GetLossRecovery());
+    // Credit links refresh for as long as the simulation runs: stop it.
+    Simulator::Stop(MicroSeconds(200));
+    Simulator::Run();
+    run.sendCompletions = log.sends.size();
+    run.receiveCompletions = log.receives.size();
+    for (const auto& qp : qps)
+    {
+        run.retransmissions += qp->GetRetransmissions();
+    }
+    Simulator::Destroy();
+    return run;
+}
+
+} // namespace
+
+TEST(RdmaScaleUpProfile, RoceIsTheDefaultAndUnchanged)
+{
+    // "roce" is the default, and SetProfile("roce") restores the figures of
+    // RdmaScaleUp.DefaultsAreDocumented: no link option, the RdmaHelper's loss recovery.
+    ScaleUpHelper a;
+    EXPECT_EQ(a.GetProfile(), "roce");
+    ScaleUpHelper b;
+    b.SetProfile("ualink");
+    b.SetProfile("roce");
+    for (ScaleUpHelper* pod : {&a, &b})
+    {
+        EXPECT_EQ(pod->GetLinkRate(), DataRate("200Gbps"));
+        EXPECT_EQ(pod->GetLinkLatency(), NanoSeconds(10));
+        EXPECT_EQ(pod->GetSwitchLatency(), NanoSeconds(150));
+        EXPECT_EQ(pod->GetLinkFraming(), "");
+        EXPECT_EQ(pod->GetLinkFlowControl(), "");
+        EXPECT_FALSE(pod->GetLinkRetry());
+        EXPECT_EQ(pod->GetLossRecovery(), "");
+    }
+    const PodRun run = RunProfile("roce", "", "ns3::RdmaPfcFlowControl", false, 64 * 1024);
+    EXPECT_EQ(run.sendCompletions, 4u);
+    EXPECT_EQ(run.receiveCompletions, 4u);
+    EXPECT_EQ(run.retransmissions, 0u);
+    EXPECT_EQ(run.lossRecovery, "ns3::RdmaGoBackNLossRecovery"); // ns3::RdmaNic's default
+}
+
+TEST(RdmaScaleUpProfile, UalinkCarriesFlitsCreditsRetryUnreliable)
+{
+    ScaleUpHelper pod;
+    pod.SetProfile("ualink");
+    // x4 port of 200 Gb/s lanes (UALink 200G 1.0), the <= 150 ns switch target.
+    EXPECT_EQ(pod.GetLinkRate(), DataRate("800Gbps"));
+    EXPECT_EQ(ScaleUpHelper::UalinkPortRate(1), DataRate("200Gbps"));
+    EXPECT_EQ(ScaleUpHelper::UalinkPortRate(2), DataRate("400Gbps"));
+    EXPECT_EQ(pod.GetSwitchLatency(), NanoSeconds(150));
+    EXPECT_EQ(pod.GetLossRecovery(), "ns3::RdmaNoRetransmitLossRecovery");
+    // Replay buffer from the link: 800 Gb/s x (2 x 85 ns + 500 ns) = 67,000 B, + 2 frames of
+    // 9000 + 14 + 2 = 9016 B, + an 84-byte ACK, + one frame: 67,000 + 18,032 + 84 + 9016.
+    EXPECT_EQ(pod.GetReplayBufferBytes(), 67000u + 18032u + 84u + 9016u);
+    const PodRun run = RunProfile("ualink",
+                                  "ns3::RdmaUalinkFlitFraming",
+                                  "ns3::RdmaCreditFlowControl",
+                                  true,
+                                  64 * 1024);
+    EXPECT_EQ(run.sendCompletions, 4u);
+    EXPECT_EQ(run.receiveCompletions, 4u);
+    EXPECT_EQ(run.retransmissions, 0u);
+    EXPECT_EQ(run.lossRecovery, "ns3::RdmaNoRetransmitLossRecovery");
+}
+
+TEST(RdmaScaleUpProfile, SueCarriesCompressedHeaderRetryAndCreditsOrPfc)
+{
+    ScaleUpHelper pod;
+    pod.SetProfile("sue");
+    EXPECT_EQ(pod.GetLinkRate(), DataRate("800Gbps"));
+    EXPECT_EQ(pod.GetSwitchLatency(), NanoSeconds(250)); // Tomahawk Ultra
+    EXPECT_EQ(pod.GetLossRecovery(), "");                // SUE keeps a reliable transport
+    for (const std::string fc : {"ns3::RdmaCreditFlowControl", "ns3::RdmaPfcFlowControl"})
+    {
+        const PodRun run = RunProfile(fc == "ns3::RdmaPfcFlowControl" ? "sue-pfc" : "sue",
+                                      "ns3::RdmaCompressedHeaderFraming",
+                                      fc,
+                                      true,
+                                      64 * 1024);
+        EXPECT_EQ(run.sendCompletions, 4u) << fc;
+        EXPECT_EQ(run.receiveCompletions, 4u) << fc;
+        EXPECT_EQ(run.retransmissions, 0u) << fc;
+        EXPECT_EQ(run.lossRecovery, "ns3::RdmaGoBackNLossRecovery") << fc;
+    }
+}
+
+TEST(RdmaScaleUpProfile, ValuesCanBeOverriddenAfterTheProfile)
+{
+    RdmaHelper rdma;
+    ScaleUpHelper pod;
+    pod.SetProfile("ualink");
+    pod.SetLinkRate(ScaleUpHelper::UalinkPortRate(1));
+    pod.SetSwitchLatency(NanoSeconds(300));
+    pod.SetLinkFraming("");
+    pod.SetLinkFlowControl("ns3::RdmaPfcFlowControl");
+    pod.SetLinkRetry(false);
+    pod.SetLossRecovery("ns3::RdmaSackLossRecovery");
+    pod.SetAccelerators(2);
+    pod.SetPlanes(1);
+    pod.Install(rdma);
+    Ptr<RdmaNetDevice> dev = pod.GetAcceleratorDevice(0, 0);
+    EXPECT_EQ(dev->GetDataRate(), DataRate("200Gbps"));
+    EXPECT_EQ(dev->GetRdmaChannel()->GetDelay(), NanoSeconds(160));
+    EXPECT_EQ(dev->GetLinkFraming(), nullptr);
+    EXPECT_EQ(NameOf(dev->GetLinkFlowControl()), "ns3::RdmaPfcFlowControl");
+    EXPECT_EQ(dev->GetLinkRetry(), nullptr);
+    auto [qp, peer] = rdma.Connect(pod.GetAccelerator(0), pod.GetAccelerator(1));
+    EXPECT_EQ(NameOf(qp->GetLossRecovery()), "ns3::RdmaSackLossRecovery");
+    Simulator::Destroy();
+}
+
+/// Time stamps of the frames above 4000 bytes a trace sees.
+void
+RecordLarge(std::vector<Time>* times, Ptr<const Packet> p)
+{
+    if (p->GetSize() > 4000)
+    {
+        times->push_back(Simulator::Now());
+    }
+}
+
+TEST(RdmaScaleUpProfile, UalinkWireTimeIsFlitArithmetic)
+{
+    // A 4 KB WRITE in one packet (RoCE MTU 4096) is one transaction of
+    // ceil((16 + 4096) / 64) = 65 TL flits; a DL flit holds 9 (640 - 3 - 5 x 1 - 4 = 628
+    // payload bytes), so 8 DL flits of 640 B = 5120 B (doc/scale-up-link.rst), 51.2 ns at
+    // 800 Gb/s (x4 lanes). Under FLIT framing a frame is delivered with its last DL flit:
+    // the switch receives it 51.2 ns + the channel delay (10 + 150 / 2 ns) after the
+    // accelerator starts sending it, on an idle link (posted once credits have arrived).
+    // Exact to the picosecond (a bit lasts 1.25 ps; 5120 B is a whole number of ps).
+    RdmaHelper rdma;
+    rdma.SetNicAttribute("Mtu", UintegerValue(4096));
+    ScaleUpHelper pod;
+    pod.SetProfile("ualink");
+    pod.SetAccelerators(2);
+    pod.SetPlanes(1);
+    pod.Install(rdma);
+    std::vector<Time> txBegin;
+    std::vector<Time> rx;
+    pod.GetAcceleratorDevice(0, 0)->TraceConnectWithoutContext(
+        "PhyTxBegin",
+        MakeBoundCallback(&RecordLarge, &txBegin));
+    pod.GetSwitchDevice(0, 0)->TraceConnectWithoutContext("MacRx",
+                                                          MakeBoundCallback(&RecordLarge, &rx));
+    auto [qp, peer] = rdma.Connect(pod.GetAccelerator(0), pod.GetAccelerator(1));
+    CompletionLog log;
+    log.Attach(qp, peer);
+    PostWriteAt(qp, pod.GetAccelerator(0), MicroSeconds(2), 4096);
+    Simulator::Stop(MicroSeconds(20));
+    Simulator::Run();
+    ASSERT_EQ(txBegin.size(), 1u);
+    ASSERT_EQ(rx.size(), 1u);
+    EXPECT_EQ(rx[0] - txBegin[0], PicoSeconds(51200) + NanoSeconds(85));
+    EXPECT_EQ(log.receives.size(), 1u);
+    EXPECT_EQ(pod.GetAcceleratorDevice(0, 0)->GetLinkRetry()->GetFramesReplayed(), 0u);
+    Simulator::Destroy();
+}
+
+TEST(RdmaScaleUpProfileDeathTest, BadProfileNamesTheValidOnes)
+{
+    ScaleUpHelper pod;
+    EXPECT_DEATH(pod.SetProfile("nvlink"),
+                 "profile \"nvlink\" is not known; valid: roce, ualink, sue, sue-pfc");
+    EXPECT_DEATH(ScaleUpHelper::UalinkPortRate(3), "3 lanes is invalid; valid: 1, 2, 4");
+    EXPECT_DEATH(pod.SetLinkFraming("ns3::RdmaCreditFlowControl"),
+                 "is not a ns3::RdmaLinkFraming; valid: .*ns3::RdmaUalinkFlitFraming");
+}
