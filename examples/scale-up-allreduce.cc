@@ -64,6 +64,14 @@
  * sends k packets in a row on one plane while the others idle (about 3x slower for G =
  * 4096, MTU 1024, P = 4).
  *
+ * <b>Profiles.</b> --profile chooses ScaleUpHelper::SetProfile: "roce" (default, RoCEv2 over
+ * PFC, 200 Gb/s, 150 ns switches), "ualink" (800 Gb/s x4 ports, 640-byte FLITs, credits,
+ * link-level retry, no end-to-end retransmission), "sue" (800 Gb/s Ethernet, compressed header,
+ * credits, link-level retry) or "sue-pfc" (as sue, with PFC); --rate and --switchLatency, if
+ * given, override the profile's. The analytical time above counts RoCEv2 Ethernet frames: it
+ * is the roce profile's; for the others it is printed as a reference only (their frames are
+ * FLITs or compressed, see doc/scale-up-link.rst).
+ *
  * <b>Output.</b> A summary on stdout; --output DIR gets scale-up-allreduce.csv (one summary
  * line) and scale-up-allreduce-steps.csv (one line per step). examples/
  * plot-scale-up-allreduce.py runs a sweep of message sizes and draws bus bandwidth against
@@ -190,9 +198,10 @@ main(int argc, char* argv[])
     uint32_t accelerators = 8;
     uint32_t planes = 4;
     uint64_t bytes = 4 * 1024 * 1024;
-    std::string rate = "200Gbps";
+    std::string profile = "roce";
+    std::string rate; // "": the profile's
     Time linkLatency = NanoSeconds(10);
-    Time switchLatency = NanoSeconds(150);
+    Time switchLatency = Time::Max(); // Max: the profile's
     std::string pathSelector = "interleave";
     uint32_t mtu = 1024;
     uint32_t granularity = 0; // 0: the MTU
@@ -208,9 +217,14 @@ main(int argc, char* argv[])
     cmd.AddValue("accelerators", "number of accelerators N (>= 2)", accelerators);
     cmd.AddValue("planes", "planes P: ports per accelerator and plane switches (>= 1)", planes);
     cmd.AddValue("bytes", "all-reduce buffer size S in bytes (a multiple of N)", bytes);
-    cmd.AddValue("rate", "line rate of every port", rate);
+    cmd.AddValue("profile",
+                 std::string("ScaleUpHelper profile: ") + ScaleUpHelper::PROFILES,
+                 profile);
+    cmd.AddValue("rate", "line rate of every port (default: the profile's)", rate);
     cmd.AddValue("linkLatency", "propagation delay of every cable", linkLatency);
-    cmd.AddValue("switchLatency", "forwarding latency of the plane switches", switchLatency);
+    cmd.AddValue("switchLatency",
+                 "forwarding latency of the plane switches (default: the profile's)",
+                 switchLatency);
     cmd.AddValue("pathSelector", "qp | spray | interleave", pathSelector);
     cmd.AddValue("granularity",
                  "interleave block in bytes (power of two, >= MTU; 0: the MTU)",
@@ -235,9 +249,20 @@ main(int argc, char* argv[])
                    bytes,
                    "a positive multiple of --accelerators=" + std::to_string(accelerators) +
                        " (N chunks of S/N bytes)");
-    Check::Rate("rate", rate);
+    Check::Require(profile == "roce" || profile == "ualink" || profile == "sue" ||
+                       profile == "sue-pfc",
+                   "profile",
+                   profile,
+                   ScaleUpHelper::PROFILES);
+    if (!rate.empty())
+    {
+        Check::Rate("rate", rate);
+    }
     Check::NonNegative("linkLatency", linkLatency);
-    Check::NonNegative("switchLatency", switchLatency);
+    if (switchLatency != Time::Max())
+    {
+        Check::NonNegative("switchLatency", switchLatency);
+    }
     Check::Require(pathSelector == "qp" || pathSelector == "spray" || pathSelector == "interleave",
                    "pathSelector",
                    pathSelector,
@@ -252,11 +277,25 @@ main(int argc, char* argv[])
     Check::Seed(seed, run);
 
     ScaleUpHelper pod;
+    pod.SetProfile(profile);           // first: the options below override its values
     pod.SetAccelerators(accelerators); // checks N >= 2
     pod.SetPlanes(planes);             // checks P >= 1
-    pod.SetLinkRate(DataRate(rate));
+    if (!rate.empty())
+    {
+        pod.SetLinkRate(DataRate(rate));
+    }
+    if (rate.empty())
+    {
+        const uint64_t bps = pod.GetLinkRate().GetBitRate();
+        rate = bps % 1000000000 == 0 ? std::to_string(bps / 1000000000) + "Gbps"
+                                     : std::to_string(bps) + "bps";
+    }
     pod.SetLinkLatency(linkLatency);
-    pod.SetSwitchLatency(switchLatency);
+    if (switchLatency != Time::Max())
+    {
+        pod.SetSwitchLatency(switchLatency);
+    }
+    switchLatency = pod.GetSwitchLatency();
     pod.SetAckInterval(ackInterval); // checks >= 1
 
     RdmaHelper rdma;
@@ -336,6 +375,11 @@ main(int argc, char* argv[])
         retransmissions += qp->GetRetransmissions();
         timeouts += qp->GetTimeouts();
     }
+    uint64_t packetsLost = 0; // counted by responders in the unreliable end-to-end mode
+    for (const auto& qp : ring.recv)
+    {
+        packetsLost += qp->GetPacketsLost();
+    }
     std::vector<uint64_t> perPlane(planes, 0);
     for (uint32_t i = 0; i < accelerators; ++i)
     {
@@ -377,10 +421,11 @@ main(int argc, char* argv[])
     const double busbwAnalytical = bytes / totalAnalytical * busFactor;
 
     std::cout << std::fixed << std::setprecision(3);
-    std::cout << "scale-up-allreduce: N = " << accelerators << " accelerators, P = " << planes
-              << " planes of " << rate << ", link " << linkLatency.As(Time::NS) << ", switch "
-              << switchLatency.As(Time::NS) << ", S = " << bytes << " B (chunk " << ring.chunk
-              << " B), MTU " << mtu << ", path selector " << pathSelector;
+    std::cout << "scale-up-allreduce: profile " << profile << ", N = " << accelerators
+              << " accelerators, P = " << planes << " planes of " << rate << ", link "
+              << linkLatency.As(Time::NS) << ", switch " << switchLatency.As(Time::NS)
+              << ", S = " << bytes << " B (chunk " << ring.chunk << " B), MTU " << mtu
+              << ", path selector " << pathSelector;
     if (pathSelector == "interleave")
     {
         std::cout << " (granularity " << granularity << " B)";
@@ -397,7 +442,8 @@ main(int argc, char* argv[])
     }
     std::cout << "total time        " << total * 1e6 << " us (analytical " << totalAnalytical * 1e6
               << " us, ratio " << (complete ? total / totalAnalytical : 0) << "; refined "
-              << totalRefined * 1e6 << " us)\n";
+              << totalRefined * 1e6 << " us)"
+              << (profile == "roce" ? "" : " [analytical: RoCEv2 framing, reference only]") << "\n";
     std::cout << "per step          " << total / ring.steps * 1e6 << " us (analytical "
               << stepAnalytical * 1e6 << " us = alpha " << alpha * 1e9 << " ns + chunk / B_eff "
               << ring.chunk * 8.0 / beff * 1e9 << " ns)\n";
@@ -414,6 +460,7 @@ main(int argc, char* argv[])
         std::cout << " " << perPlane[p];
     }
     std::cout << "\nretransmissions " << retransmissions << ", timeouts " << timeouts
+              << ", packets lost " << packetsLost
               << (complete ? "" : "; NOT COMPLETE at --stopTime") << "\n";
 
     RdmaOutputHelper::CreateDirectories(output);
@@ -425,7 +472,8 @@ main(int argc, char* argv[])
         << "accelerators,planes,bytes,rate_bps,link_latency_ns,switch_latency_ns,"
            "path_selector,granularity,mtu,ack_interval,steps,total_us,analytical_us,"
            "ratio,refined_us,alpha_ns,beff_gbps,algbw_gbytes,busbw_gbytes,analytical_busbw_gbytes,"
-           "min_plane_packets,max_plane_packets,retransmissions,timeouts,completed\n";
+           "min_plane_packets,max_plane_packets,retransmissions,timeouts,completed,profile,"
+           "packets_lost\n";
     summary << accelerators << "," << planes << "," << bytes << "," << r << ","
             << linkLatency.GetPicoSeconds() / 1e3 << "," << switchLatency.GetPicoSeconds() / 1e3
             << "," << pathSelector << "," << granularity << "," << mtu << "," << ackInterval << ","
@@ -434,7 +482,7 @@ main(int argc, char* argv[])
             << alpha * 1e9 << "," << beff / 1e9 << "," << algbw / 1e9 << "," << busbw / 1e9 << ","
             << busbwAnalytical / 1e9 << "," << *std::min_element(perPlane.begin(), perPlane.end())
             << "," << *std::max_element(perPlane.begin(), perPlane.end()) << "," << retransmissions
-            << "," << timeouts << "," << complete << "\n";
+            << "," << timeouts << "," << complete << "," << profile << "," << packetsLost << "\n";
 
     const std::string stepsFile = output + "/scale-up-allreduce-steps.csv";
     std::ofstream steps(stepsFile);
