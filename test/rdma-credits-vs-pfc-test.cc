@@ -25,43 +25,7 @@
 #include <map>
 #include <sstream>
 
-namespace
-{
-
-/// \return the rows of a CSV file (no quoted fields) as column -> value maps
-std::vector<std::map<std::string, double>>
-ReadCsv(const std::string& path, std::vector<std::string>* labels)
-{
-    std::ifstream in(path);
-    std::string line;
-    std::vector<std::map<std::string, double>> rows;
-    std::vector<std::string> header;
-    while (std::getline(in, line))
-    {
-        std::vector<std::string> fields;
-        std::stringstream s(line);
-        std::string f;
-        while (std::getline(s, f, ','))
-        {
-            fields.push_back(f);
-        }
-        if (header.empty())
-        {
-            header = fields;
-            continue;
-        }
-        std::map<std::string, double> row;
-        for (std::size_t i = 1; i < header.size() && i < fields.size(); ++i)
-        {
-            row[header[i]] = std::stod(fields[i]);
-        }
-        labels->push_back(fields.at(0));
-        rows.push_back(row);
-    }
-    return rows;
-}
-
-} // namespace
+using ns3::rdmatest::CsvNumber;
 
 TEST(RdmaCreditsVsPfc, BothAreLosslessAtTheBoundAndTheVictimWaitsOnTheTrunk)
 {
@@ -70,44 +34,42 @@ TEST(RdmaCreditsVsPfc, BothAreLosslessAtTheBoundAndTheVictimWaitsOnTheTrunk)
     {
         GTEST_SKIP() << "examples not built";
     }
-    std::string pattern =
-        (std::filesystem::temp_directory_path() / "rdma-credits-vs-pfc-XXXXXX").string();
-    const std::string dir = mkdtemp(pattern.data());
+    const std::string dir = ns3::rdmatest::NewOutputSubdirectory("credits-vs-pfc");
     const std::string csv = dir + "/out.csv";
     const std::string cmd = exe + " --output=" + csv + " > " + dir + "/log.txt 2>&1";
     ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
-    std::vector<std::string> fc;
-    const auto rows = ReadCsv(csv, &fc);
-    std::filesystem::remove_all(dir);
+    const auto rows = ns3::rdmatest::ReadCsvRows(csv);
     ASSERT_EQ(rows.size(), 2u);
     const double incastBound = 3457408 * 8 / 100e9 * 1e6;
     const double victimBound = 1080130 * 8 / 100e9 * 1e6;
     for (std::size_t i = 0; i < rows.size(); ++i)
     {
         const auto& r = rows[i];
-        SCOPED_TRACE(fc[i]);
-        EXPECT_EQ(r.at("incast_completed"), 16);
-        EXPECT_EQ(r.at("drops"), 0);
-        EXPECT_GE(r.at("incast_us"), incastBound);
+        const std::string fc = r.at("fc");
+        SCOPED_TRACE(fc);
+        EXPECT_EQ(CsvNumber(r, "incast_completed"), 16);
+        EXPECT_EQ(CsvNumber(r, "drops"), 0);
+        EXPECT_GE(CsvNumber(r, "incast_us"), incastBound);
         // Credits start with none: the first frame waits for the peer's first update, one
         // link crossing (1 us + 6.72 ns); updates also share the reverse links with ACKs.
-        EXPECT_LE(r.at("incast_us"), incastBound + 7.5 + (fc[i] == "credits" ? 2.0 : 0.0));
-        EXPECT_GE(r.at("victim_alone_us"), victimBound);
-        EXPECT_LE(r.at("victim_alone_us"), victimBound + 7.5);
-        EXPECT_GT(r.at("victim_fct_us"), 1.5 * r.at("victim_alone_us"));
-        EXPECT_GT(r.at("trunk_stall_us"), 0);
-        if (fc[i] == "pfc")
+        EXPECT_LE(CsvNumber(r, "incast_us"), incastBound + 7.5 + (fc == "credits" ? 2.0 : 0.0));
+        EXPECT_GE(CsvNumber(r, "victim_alone_us"), victimBound);
+        EXPECT_LE(CsvNumber(r, "victim_alone_us"), victimBound + 7.5);
+        EXPECT_GT(CsvNumber(r, "victim_fct_us"), 1.5 * CsvNumber(r, "victim_alone_us"));
+        EXPECT_GT(CsvNumber(r, "trunk_stall_us"), 0);
+        if (fc == "pfc")
         {
-            EXPECT_GT(r.at("pfc_frames"), 0);
-            EXPECT_EQ(r.at("credit_updates"), 0);
+            EXPECT_GT(CsvNumber(r, "pfc_frames"), 0);
+            EXPECT_EQ(CsvNumber(r, "credit_updates"), 0);
         }
         else
         {
-            EXPECT_EQ(fc[i], "credits");
-            EXPECT_EQ(r.at("pfc_frames"), 0);
-            EXPECT_GT(r.at("credit_updates"), 0);
-            EXPECT_GT(r.at("trunk_partition_b_bytes"), 0);
-            EXPECT_LE(r.at("peak_trunk_ingress_b_bytes"), r.at("trunk_partition_b_bytes"));
+            EXPECT_EQ(fc, "credits");
+            EXPECT_EQ(CsvNumber(r, "pfc_frames"), 0);
+            EXPECT_GT(CsvNumber(r, "credit_updates"), 0);
+            EXPECT_GT(CsvNumber(r, "trunk_partition_b_bytes"), 0);
+            EXPECT_LE(CsvNumber(r, "peak_trunk_ingress_b_bytes"),
+                      CsvNumber(r, "trunk_partition_b_bytes"));
         }
     }
 }

@@ -31,63 +31,7 @@
 namespace
 {
 
-/// A fresh temporary directory, removed at the end of the test.
-class TempDir
-{
-  public:
-    TempDir()
-    {
-        std::string pattern =
-            (std::filesystem::temp_directory_path() / "rdma-kingman-XXXXXX").string();
-        m_path = mkdtemp(pattern.data());
-    }
-
-    ~TempDir()
-    {
-        std::error_code ec;
-        std::filesystem::remove_all(m_path, ec);
-    }
-
-    const std::string& Path() const
-    {
-        return m_path;
-    }
-
-  private:
-    std::string m_path;
-};
-
-/// \return the rows of a CSV file (no quoted fields) as column -> value maps
-std::vector<std::map<std::string, std::string>>
-ReadCsv(const std::string& path)
-{
-    std::ifstream in(path);
-    std::string line;
-    std::vector<std::map<std::string, std::string>> rows;
-    std::vector<std::string> header;
-    while (std::getline(in, line))
-    {
-        std::vector<std::string> fields;
-        std::stringstream s(line);
-        std::string f;
-        while (std::getline(s, f, ','))
-        {
-            fields.push_back(f);
-        }
-        if (header.empty())
-        {
-            header = fields;
-            continue;
-        }
-        std::map<std::string, std::string> row;
-        for (std::size_t i = 0; i < header.size() && i < fields.size(); ++i)
-        {
-            row[header[i]] = fields[i];
-        }
-        rows.push_back(row);
-    }
-    return rows;
-}
+using ns3::rdmatest::ReadCsvRows;
 
 } // namespace
 
@@ -98,14 +42,14 @@ TEST(RdmaKingman, MeanQueueingDelayMatchesPollaczekKhinchineAtRho08)
     {
         GTEST_SKIP() << "examples not built";
     }
-    TempDir dir;
-    const std::string csv = dir.Path() + "/kingman.csv";
+    const std::string dir = ns3::rdmatest::NewOutputSubdirectory("kingman");
+    const std::string csv = dir + "/kingman.csv";
     const std::string cmd = exe +
                             " --rhos=0.8 --dists=deterministic,exponential --packets=500000 "
                             "--output=" +
-                            csv + " > " + dir.Path() + "/log.txt 2>&1";
+                            csv + " > " + dir + "/log.txt 2>&1";
     ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
-    const auto rows = ReadCsv(csv);
+    const auto rows = ReadCsvRows(csv);
     ASSERT_EQ(rows.size(), 2u);
     for (const auto& r : rows)
     {

@@ -11,7 +11,12 @@
 #include "ns3/rdma-module.h"
 
 #include <array>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -237,6 +242,96 @@ ExamplePath(const std::string& name)
         return "";
     }
     return exe.replace(pos, std::string("rdma-incast").size(), name);
+}
+
+/**
+ * Split one CSV line at its commas; a field in double quotes keeps its commas (the quotes are
+ * dropped).
+ * \param line the line
+ * \return its fields
+ */
+inline std::vector<std::string>
+SplitCsvLine(const std::string& line)
+{
+    std::vector<std::string> out(1);
+    bool quoted = false;
+    for (char c : line)
+    {
+        if (c == '"')
+        {
+            quoted = !quoted;
+        }
+        else if (c == ',' && !quoted)
+        {
+            out.emplace_back();
+        }
+        else
+        {
+            out.back() += c;
+        }
+    }
+    return out;
+}
+
+/// One data row of a CSV file: column name -> field.
+using CsvRow = std::map<std::string, std::string>;
+
+/**
+ * \param path a CSV file whose first line names the columns (an example's output)
+ * \return its data rows (none if the file is missing or empty)
+ */
+inline std::vector<CsvRow>
+ReadCsvRows(const std::string& path)
+{
+    std::ifstream in(path);
+    std::string line;
+    std::vector<CsvRow> rows;
+    if (!std::getline(in, line))
+    {
+        return rows;
+    }
+    const std::vector<std::string> header = SplitCsvLine(line);
+    while (std::getline(in, line))
+    {
+        const std::vector<std::string> fields = SplitCsvLine(line);
+        CsvRow row;
+        for (std::size_t i = 0; i < header.size() && i < fields.size(); ++i)
+        {
+            row[header[i]] = fields[i];
+        }
+        rows.push_back(row);
+    }
+    return rows;
+}
+
+/**
+ * \param row a row of ReadCsvRows
+ * \param column a column name
+ * \return the field as a number; NaN if the row has no such column (so a comparison fails)
+ */
+inline double
+CsvNumber(const CsvRow& row, const std::string& column)
+{
+    auto it = row.find(column);
+    return it == row.end() ? std::nan("") : std::stod(it->second);
+}
+
+/**
+ * A new, empty directory of its own under the test process's OutputDir() (removed with it
+ * after the last test), for an example run's files.
+ * \param prefix the start of its name
+ * \return its path
+ */
+inline std::string
+NewOutputSubdirectory(const std::string& prefix)
+{
+    std::filesystem::create_directories(OutputDir());
+    std::string pattern = OutputDir() + "/" + prefix + "-XXXXXX";
+    if (!mkdtemp(pattern.data()))
+    {
+        ADD_FAILURE() << "cannot create a directory " << pattern;
+    }
+    return pattern;
 }
 
 } // namespace rdmatest
