@@ -14,6 +14,9 @@
  *
  * Scenarios:
  *  - incast: 16 -> 1 through one switch, 1 MB each, 100 Gb/s, 1 us links, PFC on.
+ *  - incast-credits: the same incast with InfiniBand-style credit flow control on every link
+ *    (RdmaCreditFlowControl: 64-byte blocks, a credit update every 10 us per link and
+ *    class for as long as the run lasts, so the run stops at the last completion).
  *  - leafspine16: two-tier leaf-spine, 4 leaves x 4 hosts, 4 spines, 100 Gb/s, 1 us
  *    links; every host WRITEs 1 MB to each host under another leaf (192 flows).
  *  - fattree8, fattree16: k = 8 (128 hosts) and k = 16 (1,024 hosts) three-tier fat-trees,
@@ -65,11 +68,20 @@ struct Flow
     bool done{false};
 };
 
+/// Flows not yet completed, for a scenario that stops at the last completion.
+uint64_t g_flowsLeft = 0;
+/// Whether the run stops at the last completion (credit refreshes never end by themselves).
+bool g_stopAtLastCompletion = false;
+
 void
 Done(Flow* f, const RdmaCompletion& c)
 {
     f->finish = c.completionTime;
     f->done = true;
+    if (g_stopAtLastCompletion && --g_flowsLeft == 0)
+    {
+        Simulator::Stop();
+    }
 }
 
 /// The workload scenario's completion times, microseconds, from each requester's SendComplete.
@@ -246,7 +258,7 @@ main(int argc, char* argv[])
     std::string scheduler = "ns3::PriorityQueueScheduler";
     CommandLine cmd(__FILE__);
     cmd.AddValue("scenario",
-                 "incast | leafspine16 | fattree<k> (k even) | workload | memory",
+                 "incast | incast-credits | leafspine16 | fattree<k> (k even) | workload | memory",
                  scenario);
     std::string cdf = "data/flow-size/web-search.txt";
     cmd.AddValue("cdf", "workload scenario: the flow-size CDF file", cdf);
@@ -284,8 +296,13 @@ main(int argc, char* argv[])
     std::unique_ptr<RdmaFlowMonitor> monitor;
     WorkloadFcts workloadFcts;
 
-    if (scenario == "incast")
+    if (scenario == "incast" || scenario == "incast-credits")
     {
+        if (scenario == "incast-credits")
+        {
+            link.SetLinkFlowControl("ns3::RdmaCreditFlowControl");
+            g_stopAtLastCompletion = true;
+        }
         hosts.Create(17);
         switches.Create(1);
         for (uint32_t i = 0; i < hosts.GetN(); ++i)
@@ -406,12 +423,14 @@ main(int argc, char* argv[])
     }
     else
     {
-        NS_ABORT_MSG("unknown --scenario '" << scenario
-                                            << "'; valid: incast, leafspine16, fattree<k> "
-                                               "(k even, e.g. fattree8, fattree16, fattree32), "
-                                               "workload, memory");
+        NS_ABORT_MSG("unknown --scenario '"
+                     << scenario
+                     << "'; valid: incast, incast-credits, leafspine16, fattree<k> "
+                        "(k even, e.g. fattree8, fattree16, fattree32), "
+                        "workload, memory");
     }
     rdma.AssignStreams(switches, 0);
+    g_flowsLeft = flows.size();
     for (auto& f : flows)
     {
         f.qp->SetSendCompletionCallback(MakeBoundCallback(&Done, &f));
