@@ -13,7 +13,7 @@
 //  - a credit update (FCP, 6 bytes after a 14-byte Ethernet header, padded to 64): 84 bytes,
 //    T_c = 6.72 ns.
 
-#include "rdma-test-utils.h"
+#include "rdma-link-incast.h"
 
 #include "ns3/error-model.h"
 #include "ns3/ipv4-header.h"
@@ -294,40 +294,16 @@ TEST(RdmaCreditFlowControl, SixteenToOneIncastIsLosslessWithoutPauseFrames)
     // goodput of MTU-1024 RoCEv2 frames take 3.2e6 x 8 / 92.59 Gb/s = 276.5 us; allow 5 %.
     const uint32_t senders = 16;
     const uint64_t bytes = 200'000;
-    NodeContainer hosts;
-    hosts.Create(senders + 1);
-    Ptr<Node> sw = CreateObject<Node>();
-    RdmaLinkHelper link;
-    link.SetDeviceAttribute("DataRate", StringValue("100Gbps"));
-    link.SetChannelAttribute("Delay", TimeValue(MicroSeconds(1)));
-    link.SetLinkFlowControl("ns3::RdmaCreditFlowControl");
-    NetDeviceContainer devices;
-    for (uint32_t i = 0; i <= senders; ++i)
-    {
-        devices.Add(link.Install(hosts.Get(i), sw));
-    }
-    RdmaHelper rdma;
-    rdma.SetSwitchAttribute("EcnEnabled", BooleanValue(false));
-    rdma.SetNicAttribute("RetransmitTimeout", TimeValue(MilliSeconds(10)));
-    rdma.InstallHosts(hosts);
-    rdma.InstallSwitch(sw);
-    rdma.AssignStreams(NodeContainer(sw), 0);
-    RdmaRoutingHelper::PopulateRoutingTables(NodeContainer(hosts, NodeContainer(sw)));
-    std::vector<CompletionLog> logs(senders);
-    std::vector<Ptr<RdmaQueuePair>> requesters;
-    std::vector<Ptr<RdmaQueuePair>> responders;
-    for (uint32_t i = 0; i < senders; ++i)
-    {
-        auto [a, b] = rdma.Connect(hosts.Get(i + 1), hosts.Get(0));
-        logs[i].Attach(a, b);
-        requesters.push_back(a);
-        responders.push_back(b);
-        PostWriteAt(a, hosts.Get(i + 1), Seconds(0), bytes, i);
-    }
-    Simulator::Stop(MilliSeconds(5));
-    Simulator::Run();
+    LinkIncast incast;
+    incast.link.SetLinkFlowControl("ns3::RdmaCreditFlowControl");
+    incast.rdma.SetSwitchAttribute("EcnEnabled", BooleanValue(false));
+    incast.Run(senders, bytes, MilliSeconds(5));
+    const auto& logs = incast.logs;
+    const auto& requesters = incast.requesters;
+    const auto& responders = incast.responders;
+    const NetDeviceContainer& devices = incast.devices;
 
-    Ptr<RdmaSwitch> s = sw->GetObject<RdmaSwitch>();
+    Ptr<RdmaSwitch> s = incast.Switch();
     EXPECT_EQ(s->GetTotalDrops(), 0u);
     EXPECT_EQ(s->GetPfcPausesSent(), 0u);
     uint64_t received = 0;

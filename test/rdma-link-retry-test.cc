@@ -14,7 +14,7 @@
 //  - an Ack/Nak (6 bytes after a 14-byte Ethernet header, padded to 64): 84 bytes,
 //    T_a = 6.72 ns.
 
-#include "rdma-test-utils.h"
+#include "rdma-link-incast.h"
 
 #include "ns3/error-model.h"
 #include "ns3/ipv4-header.h"
@@ -349,49 +349,25 @@ IncastIsLosslessEndToEnd(bool credits, double ber, bool unreliable = false)
 {
     const uint32_t senders = 4;
     const uint64_t bytes = 256 * 1024;
-    NodeContainer hosts;
-    hosts.Create(senders + 1);
-    Ptr<Node> sw = CreateObject<Node>();
-    RdmaLinkHelper link;
-    link.SetDeviceAttribute("DataRate", StringValue("100Gbps"));
-    link.SetChannelAttribute("Delay", TimeValue(MicroSeconds(1)));
+    LinkIncast incast;
     if (credits)
     {
-        link.SetLinkFlowControl("ns3::RdmaCreditFlowControl");
+        incast.link.SetLinkFlowControl("ns3::RdmaCreditFlowControl");
     }
-    link.EnableLinkRetry();
-    link.SetReceiveErrorModel("ns3::RdmaWireErrorModel");
-    link.SetReceiveErrorModelAttribute("BitErrorRate", DoubleValue(ber));
-    NetDeviceContainer devices;
-    for (uint32_t i = 0; i <= senders; ++i)
-    {
-        devices.Add(link.Install(hosts.Get(i), sw));
-    }
-    RdmaHelper rdma;
-    rdma.SetNicAttribute("RetransmitTimeout", TimeValue(MilliSeconds(10)));
+    incast.link.EnableLinkRetry();
+    incast.link.SetReceiveErrorModel("ns3::RdmaWireErrorModel");
+    incast.link.SetReceiveErrorModelAttribute("BitErrorRate", DoubleValue(ber));
     if (unreliable)
     {
-        rdma.SetLossRecovery("ns3::RdmaNoRetransmitLossRecovery");
+        incast.rdma.SetLossRecovery("ns3::RdmaNoRetransmitLossRecovery");
     }
-    rdma.InstallHosts(hosts);
-    rdma.InstallSwitch(sw);
-    rdma.AssignStreams(NodeContainer(sw), 0);
-    RdmaRoutingHelper::PopulateRoutingTables(NodeContainer(hosts, NodeContainer(sw)));
-    std::vector<CompletionLog> logs(senders);
-    std::vector<Ptr<RdmaQueuePair>> requesters;
-    std::vector<Ptr<RdmaQueuePair>> responders;
-    for (uint32_t i = 0; i < senders; ++i)
-    {
-        auto [a, b] = rdma.Connect(hosts.Get(i + 1), hosts.Get(0));
-        logs[i].Attach(a, b);
-        requesters.push_back(a);
-        responders.push_back(b);
-        PostWriteAt(a, hosts.Get(i + 1), Seconds(0), bytes, i);
-    }
-    Simulator::Stop(MilliSeconds(5));
-    Simulator::Run();
+    incast.Run(senders, bytes, MilliSeconds(5));
+    const auto& logs = incast.logs;
+    const auto& requesters = incast.requesters;
+    const auto& responders = incast.responders;
+    const NetDeviceContainer& devices = incast.devices;
 
-    Ptr<RdmaSwitch> s = sw->GetObject<RdmaSwitch>();
+    Ptr<RdmaSwitch> s = incast.Switch();
     EXPECT_EQ(s->GetTotalDrops(), 0u);
     uint64_t received = 0;
     for (uint32_t i = 0; i < senders; ++i)
