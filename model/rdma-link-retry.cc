@@ -95,7 +95,9 @@ RdmaLinkRetry::DoDispose()
 {
     m_replayTimer.Cancel();
     m_ackTimer.Cancel();
-    m_ring.clear();
+    m_store.clear();
+    m_frameOffset.clear();
+    m_frameBytes.clear();
     m_count = 0;
     m_replayNext = 0;
     m_device = nullptr;
@@ -138,7 +140,13 @@ RdmaLinkRetry::Start()
     m_mask = (uint64_t(1) << m_sequenceBits) - 1;
     const uint64_t half = uint64_t(1) << (m_sequenceBits - 1);
     m_slots = static_cast<uint32_t>(std::min<uint64_t>(half, m_bufferBytes / MIN_HELD_FRAME_BYTES));
-    m_ring.assign(m_slots, nullptr);
+    // The replay buffer holds the frames' bytes, as the hardware's does: a byte ring of
+    // ReplayBufferBytes, plus one maximum frame because a frame never wraps (it starts at 0
+    // when it does not fit before the end), so at most one frame's worth is left unused.
+    m_store.assign(m_bufferBytes + m_maxFrameBytes, 0);
+    m_frameOffset.assign(m_slots, 0);
+    m_frameBytes.assign(m_slots, 0);
+    m_storeTail = 0;
     m_replayTimeout = m_replayTimeoutAttr;
     if (m_replayTimeout.IsZero())
     {
@@ -172,11 +180,12 @@ RdmaLinkRetry::NextReplayFrame()
         m_replayTimer =
             Simulator::Schedule(m_replayTimeout, &RdmaLinkRetry::ReplayTimerExpired, this);
     }
-    return m_ring[index]->Copy();
+    // Only a replay makes a packet: the frame is rebuilt from the bytes the ring holds.
+    return Create<Packet>(&m_store[m_frameOffset[index]], m_frameBytes[index]);
 }
 
 void
-RdmaLinkRetry::SendNew(Ptr<Packet>& frame)
+RdmaLinkRetry::SendNew(const Ptr<Packet>& frame)
 {
     NS_ASSERT_MSG(CanSendNew() && !HasReplay(), "RdmaLinkRetry: new frame while not allowed");
     RdmaLinkRetryTrailer trailer;
@@ -187,8 +196,20 @@ RdmaLinkRetry::SendNew(Ptr<Packet>& frame)
     {
         index -= m_slots;
     }
-    m_heldBytes += frame->GetSize();
-    m_ring[index] = frame;
+    // Keep the frame's bytes, not the packet: the channel takes the packet itself (the
+    // receiver strips and adds headers on it), and no packet is copied or allocated per frame.
+    const uint32_t size = frame->GetSize();
+    uint32_t offset = m_storeTail;
+    if (offset + size > m_store.size())
+    {
+        offset = 0;
+    }
+    NS_ASSERT_MSG(m_count == 0 || !Overlaps(offset, size), "RdmaLinkRetry: replay store overrun");
+    frame->CopyData(&m_store[offset], size);
+    m_frameOffset[index] = offset;
+    m_frameBytes[index] = size;
+    m_storeTail = offset + size;
+    m_heldBytes += size;
     ++m_count;
     m_replayNext = m_count;
     ++m_nextTransmitSeq;
@@ -199,8 +220,19 @@ RdmaLinkRetry::SendNew(Ptr<Packet>& frame)
         m_replayTimer =
             Simulator::Schedule(m_replayTimeout, &RdmaLinkRetry::ReplayTimerExpired, this);
     }
-    // The receiver consumes the frame it is given (it strips headers): the ring keeps its own.
-    frame = frame->Copy();
+}
+
+bool
+RdmaLinkRetry::Overlaps(uint32_t offset, uint32_t size) const
+{
+    // The held frames occupy [oldest, tail) in ring order: free are [tail, end) and [0, oldest)
+    // when they do not wrap, [tail, oldest) when they do.
+    const uint32_t oldest = m_frameOffset[m_head];
+    if (oldest < m_storeTail)
+    {
+        return offset < m_storeTail && offset + size > oldest;
+    }
+    return offset < m_storeTail || offset + size > oldest;
 }
 
 bool
@@ -335,8 +367,7 @@ RdmaLinkRetry::Release(uint16_t sequence)
     }
     for (uint64_t i = 0; i < n; ++i)
     {
-        m_heldBytes -= m_ring[m_head]->GetSize();
-        m_ring[m_head] = nullptr;
+        m_heldBytes -= m_frameBytes[m_head];
         if (++m_head == m_slots)
         {
             m_head = 0;

@@ -106,7 +106,8 @@ class RdmaLinkRetry : public Object
     /**
      * The next frame to send again (the device calls it when idle, after its control frames
      * and before any new data frame).
-     * \return a copy of the frame (its bytes shared), or null if no replay is under way
+     * \return the frame, rebuilt from the bytes the ring holds, or null if no replay is under
+     * way
      */
     Ptr<Packet> NextReplayFrame();
 
@@ -118,10 +119,10 @@ class RdmaLinkRetry : public Object
 
     /**
      * A new data frame (Ethernet header added) is about to be sent: append its sequence
-     * number, keep it in the ring.
-     * \param frame the frame; replaced by the copy to hand to the channel
+     * number, copy its bytes into the ring (no packet is allocated).
+     * \param frame the frame, handed to the channel afterwards
      */
-    void SendNew(Ptr<Packet>& frame);
+    void SendNew(const Ptr<Packet>& frame);
 
     // ---- receiver (called by the device) ----
 
@@ -202,6 +203,12 @@ class RdmaLinkRetry : public Object
      * \return true if at least one frame was released
      */
     bool Release(uint16_t sequence);
+    /**
+     * \param offset where a new frame's bytes would start in m_store
+     * \param size its bytes
+     * \return true if it would overwrite a held frame (a bug: the checks before prevent it)
+     */
+    bool Overlaps(uint32_t offset, uint32_t size) const;
     /// Send every frame of the ring again, from the oldest.
     void StartReplay();
     /// (Re)start the replay timer if frames are outstanding, stop it otherwise.
@@ -222,14 +229,18 @@ class RdmaLinkRetry : public Object
     uint32_t m_maxFrameBytes{0}; //!< Mtu + Ethernet header + trailer
     Time m_replayTimeout;        //!< in use
     // transmitter
-    std::vector<Ptr<Packet>> m_ring; //!< frames sent and not yet acknowledged, oldest at m_head
-    uint32_t m_head{0};              //!< ring index of the oldest frame
-    uint32_t m_count{0};             //!< frames in the ring
-    uint32_t m_replayNext{0};        //!< frames of the ring (from the oldest) sent since the
-                                     //!< last replay started: m_count when none is under way
-    uint64_t m_heldBytes{0};         //!< bytes of the frames in the ring
-    uint64_t m_nextTransmitSeq{0};   //!< NEXT_TRANSMIT_SEQ, unwrapped
-    EventId m_replayTimer;           //!< REPLAY_TIMER
+    std::vector<uint8_t> m_store;        //!< bytes of the held frames, a ring never wrapped
+                                         //!< inside a frame
+    std::vector<uint32_t> m_frameOffset; //!< per ring slot: where its frame starts in m_store
+    std::vector<uint32_t> m_frameBytes;  //!< per ring slot: its frame's bytes
+    uint32_t m_storeTail{0};             //!< where the next frame's bytes go
+    uint32_t m_head{0};                  //!< ring index of the oldest frame
+    uint32_t m_count{0};                 //!< frames in the ring
+    uint32_t m_replayNext{0};            //!< frames of the ring (from the oldest) sent since the
+                                         //!< last replay started: m_count when none is under way
+    uint64_t m_heldBytes{0};             //!< bytes of the frames in the ring
+    uint64_t m_nextTransmitSeq{0};       //!< NEXT_TRANSMIT_SEQ, unwrapped
+    EventId m_replayTimer;               //!< REPLAY_TIMER
     // receiver
     uint64_t m_nextRcvSeq{0}; //!< NEXT_RCV_SEQ, unwrapped
     bool m_nakScheduled{false};
