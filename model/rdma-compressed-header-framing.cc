@@ -89,10 +89,12 @@ RdmaCompressedHeaderFraming::WireBytesOf(const FrameInfo& info) const
     return frame + RdmaNetDevice::PREAMBLE_SFD_BYTES + RdmaNetDevice::IFG_BYTES;
 }
 
-uint32_t
-RdmaCompressedHeaderFraming::StartFrame(const Ptr<const Packet>& frame, bool /* backToBack */)
+RdmaLinkFraming::FrameCost
+RdmaCompressedHeaderFraming::StartFrame(const Ptr<const Packet>& frame, Time /* now */)
 {
-    return WireBytesOf(Parse(frame, true));
+    FrameCost cost;
+    cost.wireBytes = WireBytesOf(Parse(frame, true)); // timed by the device at its rate
+    return cost;
 }
 
 uint32_t

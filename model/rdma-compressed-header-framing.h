@@ -40,7 +40,7 @@ class RdmaCompressedHeaderFraming : public RdmaLinkFraming
     RdmaCompressedHeaderFraming();
     ~RdmaCompressedHeaderFraming() override;
 
-    uint32_t StartFrame(const Ptr<const Packet>& frame, bool backToBack) override;
+    FrameCost StartFrame(const Ptr<const Packet>& frame, Time now) override;
     uint32_t GetPacketWireBytes(const Ptr<const Packet>& ipv4Packet) const override;
     std::string Mismatch(const RdmaLinkFraming& other) const override;
 

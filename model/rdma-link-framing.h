@@ -4,6 +4,7 @@
 #ifndef RDMA_LINK_FRAMING_H
 #define RDMA_LINK_FRAMING_H
 
+#include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/packet.h"
 
@@ -67,14 +68,26 @@ class RdmaLinkFraming : public Object
      */
     void SetDevice(RdmaNetDevice* device);
 
+    /// What a frame costs the link (StartFrame).
+    struct FrameCost
+    {
+        uint32_t wireBytes{0}; //!< bytes it adds to the wire (RdmaNetDevice::GetTxWireBytes)
+        bool timed{false};     //!< true: busy and delivery are set; false: the device times
+                               //!< wireBytes at its rate (busy = delivery)
+        Time busy;             //!< from now until the link may start the next frame
+        Time delivery;         //!< from now until the peer has the frame whole (propagation
+                               //!< delay excluded): its last bit, or the end of the FLIT
+                               //!< whose CRC covers it
+    };
+
     /**
-     * A frame starts transmission: the wire bytes it holds the link for.
+     * A frame starts transmission now (the link is free: the previous frame's busy time is
+     * over).
      * \param frame the Ethernet frame as transmitted (header included, no FCS)
-     * \param backToBack true if it starts exactly when the previous frame ended (false: the
-     *        link was idle in between, or this is the first frame)
-     * \return wire bytes (may be 0: the frame travels in a FLIT already paid for)
+     * \param now the current time
+     * \return what it costs the link
      */
-    virtual uint32_t StartFrame(const Ptr<const Packet>& frame, bool backToBack) = 0;
+    virtual FrameCost StartFrame(const Ptr<const Packet>& frame, Time now) = 0;
 
     /**
      * The average wire bytes an IPv4 packet costs: what a sender's pacer charges for it.

@@ -977,11 +977,23 @@ RdmaNetDevice::StartTransmission(Ptr<Packet> frame, Time now)
     {
         m_currentFrame = frame->Copy();
     }
-    const uint32_t wireBytes = m_linkFraming ? m_linkFraming->StartFrame(frame, now == m_txEnd)
-                               : m_framing == ETHERNET
-                                   ? WireBytes(frame->GetSize())
-                                   : HpccSimulatorWireBytes(frame, m_hpccIntBytes);
-    const Time wireTime = SerializationTime(wireBytes);
+    uint32_t wireBytes;
+    Time wireTime;
+    Time delivery;
+    if (m_linkFraming)
+    {
+        const RdmaLinkFraming::FrameCost cost = m_linkFraming->StartFrame(frame, now);
+        wireBytes = cost.wireBytes;
+        wireTime = cost.timed ? cost.busy : SerializationTime(wireBytes);
+        delivery = cost.timed ? cost.delivery : wireTime;
+    }
+    else
+    {
+        wireBytes = m_framing == ETHERNET ? WireBytes(frame->GetSize())
+                                          : HpccSimulatorWireBytes(frame, m_hpccIntBytes);
+        wireTime = SerializationTime(wireBytes);
+        delivery = wireTime;
+    }
     ++m_txFrames;
     m_txWireBytes += wireBytes;
     // Traces are tested for sinks first: calling an empty one still copies a Ptr per call.
@@ -998,7 +1010,7 @@ RdmaNetDevice::StartTransmission(Ptr<Packet> frame, Time now)
         m_promiscSnifferTrace(frame);
     }
     m_txEnd = now + wireTime;
-    m_channel->TransmitStart(frame, this, wireTime);
+    m_channel->TransmitStart(frame, this, delivery);
     // The end of a frame needs an event only if something may be sent next or a PhyTxEnd
     // sink listens; otherwise TryTransmit schedules it when work arrives during the frame.
     // An uncongested switch port thus costs one event per frame instead of two.

@@ -4,6 +4,8 @@
 
 #include "rdma-ualink-flit-framing.h"
 
+#include "rdma-net-device.h"
+
 #include "ns3/abort.h"
 #include "ns3/log.h"
 #include "ns3/uinteger.h"
@@ -113,35 +115,81 @@ RdmaUalinkFlitFraming::TlFlitsOf(const FrameInfo& info) const
     return std::max(1U, (m_headerBytes + payload + m_tlFlitBytes - 1) / m_tlFlitBytes);
 }
 
-uint32_t
-RdmaUalinkFlitFraming::StartFrame(const Ptr<const Packet>& frame, bool backToBack)
+RdmaLinkFraming::FrameCost
+RdmaUalinkFlitFraming::StartFrame(const Ptr<const Packet>& frame, Time now)
 {
     const uint32_t tl = TlFlitsOf(Parse(frame, true));
     m_tlFlits += tl;
-    if (!backToBack)
-    {
-        m_padded += m_freeSlots; // the link went idle: that flit left padded
-        m_freeSlots = 0;
-    }
-    if (tl <= m_freeSlots)
-    {
-        m_freeSlots -= tl;
-        return 0; // rides in the DL flit being sent
-    }
     const uint32_t perFlit = GetTlFlitsPerDlFlit();
-    const uint32_t need = tl - m_freeSlots;
-    const uint32_t flits = (need + perFlit - 1) / perFlit;
-    m_freeSlots = flits * perFlit - need;
-    m_dlFlits += flits;
-    NS_LOG_LOGIC(tl << " TL flits: " << flits << " new DL flits, " << m_freeSlots << " slots left");
-    return flits * m_dlFlitBytes;
+    const uint64_t bitRate = GetDevice()->GetDataRate().GetBitRate();
+    if (bitRate != m_slotRate)
+    {
+        // A TL slot lasts DlFlitBytes x 8 / (perFlit x rate) seconds: kept as a fraction of
+        // time steps so that slot boundaries are exact at any rate and resolution.
+        m_slotRate = bitRate;
+        m_slotNum = uint64_t(m_dlFlitBytes) * 8 * uint64_t(Seconds(1).GetTimeStep());
+        m_slotDen = uint64_t(perFlit) * bitRate;
+        m_inRun = false;
+    }
+    const int64_t nowSteps = now.GetTimeStep();
+    uint64_t start = 0;
+    if (m_inRun)
+    {
+        const uint64_t open = (m_runSlots + perFlit - 1) / perFlit; // DL flits of the run
+        if (nowSteps < m_runStart + StepsToSlot(open * perFlit))
+        {
+            // The last DL flit is still being sent: the frame takes its free slots from now
+            // (none missed if it follows the frame before back to back).
+            start = std::max(m_runSlots, FirstSlotFrom(nowSteps - m_runStart));
+            m_padded += start - m_runSlots;
+        }
+        else
+        {
+            m_padded += open * perFlit - m_runSlots; // that flit left padded
+            m_inRun = false;
+        }
+    }
+    if (!m_inRun)
+    {
+        m_inRun = true;
+        m_runStart = nowSteps;
+        m_runSlots = 0;
+    }
+    const uint64_t end = start + tl;
+    const uint64_t flitsBefore = (m_runSlots + perFlit - 1) / perFlit;
+    const uint64_t flitsAfter = (end + perFlit - 1) / perFlit;
+    m_runSlots = end;
+    m_dlFlits += flitsAfter - flitsBefore;
+    FrameCost cost;
+    cost.wireBytes = static_cast<uint32_t>((flitsAfter - flitsBefore) * m_dlFlitBytes);
+    cost.timed = true;
+    cost.busy = TimeStep(m_runStart + StepsToSlot(end) - nowSteps);
+    cost.delivery = TimeStep(m_runStart + StepsToSlot(flitsAfter * perFlit) - nowSteps);
+    NS_LOG_LOGIC(tl << " TL flits in slots " << start << ".." << end
+                    << " of the run: " << flitsAfter - flitsBefore << " new DL flits");
+    return cost;
+}
+
+int64_t
+RdmaUalinkFlitFraming::StepsToSlot(uint64_t s) const
+{
+    return static_cast<int64_t>(static_cast<unsigned __int128>(s) * m_slotNum / m_slotDen);
+}
+
+uint64_t
+RdmaUalinkFlitFraming::FirstSlotFrom(int64_t steps) const
+{
+    // The smallest s with floor(s x num / den) >= steps, i.e. s >= steps x den / num.
+    const unsigned __int128 x = static_cast<unsigned __int128>(steps) * m_slotDen;
+    return static_cast<uint64_t>((x + m_slotNum - 1) / m_slotNum);
 }
 
 uint32_t
 RdmaUalinkFlitFraming::GetPacketWireBytes(const Ptr<const Packet>& ipv4Packet) const
 {
-    const uint32_t perFlit = GetTlFlitsPerDlFlit();
-    return (TlFlitsOf(Parse(ipv4Packet, false)) * m_dlFlitBytes + perFlit - 1) / perFlit;
+    // The stream share, rounded down: a pacer at line rate then never holds back a stream
+    // the link could send (the slot timing above is the exact one).
+    return TlFlitsOf(Parse(ipv4Packet, false)) * m_dlFlitBytes / GetTlFlitsPerDlFlit();
 }
 
 std::string

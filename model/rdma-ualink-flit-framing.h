@@ -26,13 +26,16 @@ namespace ns3
  * rounded up to whole TL flits. Frames that are not RoCE (flow-control updates) carry
  * their whole IPv4 packet or control body as payload.
  *
- * Link time: the link sends DL flits only. A frame that fits in the TL slots left in the
- * DL flit of the frame before it, and starts back to back with it (the transmitter fills
- * the flit's tail while it streams), costs no extra time and is delivered with that flit;
- * otherwise it pays for the DL flits it opens (640 bytes each) and is delivered at the end
- * of its last one, where the flit's CRC is checked. When the link goes idle, the partly
- * filled DL flit is sent padded (it was already paid for in full), so its free slots are
- * lost: a lone 64-byte store costs a whole DL flit, a stream of them 2/9 of one each.
+ * Link time: the link sends DL flits only, back to back while it has frames, and a frame's
+ * TL flits take the next free TL slots of that stream: one slot lasts a ninth of a DL flit
+ * (the flit's headers and CRC shared out), so a frame of k TL flits holds the link for k
+ * slots, and a line-rate pacer that charges the same share (GetPacketWireBytes) keeps the
+ * stream full. A frame is delivered at the end of the DL flit that holds its last TL flit,
+ * where the flit's CRC is checked. A frame that finds the link idle while the last DL flit
+ * is still being sent takes that flit's remaining slots (the transmitter fills the flit's
+ * tail while it streams; the slots it missed are padding); one that finds the last flit sent
+ * opens a new one, and the last flit's free slots were sent as padding: a lone 64-byte store
+ * costs a whole DL flit, a stream of them 2/9 of one each.
  */
 class RdmaUalinkFlitFraming : public RdmaLinkFraming
 {
@@ -46,7 +49,7 @@ class RdmaUalinkFlitFraming : public RdmaLinkFraming
     RdmaUalinkFlitFraming();
     ~RdmaUalinkFlitFraming() override;
 
-    uint32_t StartFrame(const Ptr<const Packet>& frame, bool backToBack) override;
+    FrameCost StartFrame(const Ptr<const Packet>& frame, Time now) override;
     uint32_t GetPacketWireBytes(const Ptr<const Packet>& ipv4Packet) const override;
     std::string Mismatch(const RdmaLinkFraming& other) const override;
 
@@ -66,6 +69,10 @@ class RdmaUalinkFlitFraming : public RdmaLinkFraming
 
   private:
     void DoCheck() const override;
+    /// \return time steps from the run's start to the start of TL slot s
+    int64_t StepsToSlot(uint64_t s) const;
+    /// \return the first TL slot of the run that starts at or after steps from its start
+    uint64_t FirstSlotFrom(int64_t steps) const;
 
     uint32_t m_dlFlitBytes;        //!< DL flit, bytes on the wire
     uint32_t m_flitHeaderBytes;    //!< DL flit header
@@ -74,10 +81,16 @@ class RdmaUalinkFlitFraming : public RdmaLinkFraming
     uint32_t m_crcBytes;           //!< DL flit CRC
     uint32_t m_tlFlitBytes;        //!< TL flit
     uint32_t m_headerBytes;        //!< transaction header
-    uint32_t m_freeSlots{0};       //!< TL slots left in the DL flit being sent
-    uint64_t m_dlFlits{0};         //!< DL flits sent
-    uint64_t m_tlFlits{0};         //!< TL flits sent
-    uint64_t m_padded{0};          //!< TL slots padded
+    // the DL flit stream under way (a run: DL flits sent back to back)
+    bool m_inRun{false};    //!< a run has started (it may have ended since: see StartFrame)
+    int64_t m_runStart{0};  //!< time step its first DL flit started
+    uint64_t m_runSlots{0}; //!< TL slots of the run taken so far (the last frame's end)
+    uint64_t m_slotNum{0};  //!< a TL slot lasts m_slotNum / m_slotDen time steps
+    uint64_t m_slotDen{0};  //!< (set at the first frame from the device's rate)
+    uint64_t m_slotRate{0}; //!< the bit rate m_slotNum / m_slotDen were derived for
+    uint64_t m_dlFlits{0};  //!< DL flits sent
+    uint64_t m_tlFlits{0};  //!< TL flits sent
+    uint64_t m_padded{0};   //!< TL slots padded
 };
 
 } // namespace ns3

@@ -209,8 +209,8 @@ TEST(RdmaLinkFraming, PartlyFilledFlitIsSentPaddedWhenTheLinkIdles)
     Simulator::Run();
     EXPECT_EQ(link.a->GetTxWireBytes(), 640u * N + 8 * 640);
     EXPECT_EQ(link.arrivals.back(), sent + PicoSeconds(8 * 51200) + NanoSeconds(DELAY_NS));
-    // The pacer's charge is the stream share: 2 / 9 of a DL flit, rounded up.
-    EXPECT_EQ(link.a->GetPacketWireBytes(MakeWrite(64)), (2 * 640 + 8) / 9);
+    // The pacer's charge is the stream share: 2 / 9 of a DL flit, rounded down.
+    EXPECT_EQ(link.a->GetPacketWireBytes(MakeWrite(64)), 2u * 640 / 9);
     Simulator::Destroy();
 }
 

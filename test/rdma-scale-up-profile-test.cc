@@ -324,8 +324,11 @@ TEST(RdmaScaleUpProfile, AllReduceOverUalinkPaysTheFlits)
 {
     // ualink, one plane per queue pair: a full data packet is ceil((16 + 1024) / 64) = 17 TL
     // flits, 17 x 640 / 9 = 1208.9 stream bytes, an ACK one TL flit (71.1 B): T = 89.52 us,
-    // a lower bound (credits and link retry add their control frames and waits; measured
-    // 94.05 us, +5.1 %, bound 7 %); no packet lost or retransmitted.
+    // a lower bound: credits and link retry add their control frames (about 0.3 % of the
+    // DL flits), and a frame is delivered at the end of its last DL flit (up to 6.4 ns
+    // later per hop, per step). Bound 1.5 %. (When a frame was charged whole DL flits, a
+    // line-rate pacer charging the stream share beat against them and left the link idle
+    // after every ninth frame: 94.05 us, +5.1 %.) No packet lost or retransmitted.
     auto s = RunAllReduce("ualink", "qp");
     if (s.empty())
     {
@@ -337,5 +340,5 @@ TEST(RdmaScaleUpProfile, AllReduceOverUalinkPaysTheFlits)
     const double t = RingTime(17 * 640.0 / 9, 640.0 / 9, 800e9, 150e-9, 1);
     const double measured = std::stod(s["total_us"]) * 1e-6;
     EXPECT_GT(measured, t);
-    EXPECT_LT(measured, 1.07 * t);
+    EXPECT_LT(measured, 1.015 * t);
 }
