@@ -257,9 +257,11 @@ main(int argc, char* argv[])
     std::string scenario = "incast";
     std::string scheduler = "ns3::PriorityQueueScheduler";
     CommandLine cmd(__FILE__);
-    cmd.AddValue("scenario",
-                 "incast | incast-credits | leafspine16 | fattree<k> (k even) | workload | memory",
-                 scenario);
+    cmd.AddValue(
+        "scenario",
+        "incast | incast-credits | pod | pod-credits | leafspine16 | fattree<k> (k even) | "
+        "workload | memory",
+        scenario);
     std::string cdf = "data/flow-size/web-search.txt";
     cmd.AddValue("cdf", "workload scenario: the flow-size CDF file", cdf);
     uint32_t memK = 16;
@@ -315,6 +317,33 @@ main(int argc, char* argv[])
         for (uint32_t i = 1; i < hosts.GetN(); ++i)
         {
             AddFlow(flows, rdma, hosts.Get(i), hosts.Get(0), 1000000, Seconds(0));
+        }
+    }
+    else if (scenario == "pod" || scenario == "pod-credits")
+    {
+        // A scale-up pod (ScaleUpHelper's defaults: 8 accelerators, 4 planes of 200 Gb/s,
+        // 10 ns cables, 150 ns switches; each queue pair on one plane): an all-to-all of
+        // 1 MiB WRITEs, under PFC (pod) or with credits on every link (pod-credits). Both
+        // stop at the last completion (credit refreshes never end).
+        ScaleUpHelper pod;
+        if (scenario == "pod-credits")
+        {
+            pod.SetLinkFlowControl("ns3::RdmaCreditFlowControl");
+        }
+        g_stopAtLastCompletion = true;
+        pod.Install(rdma);
+        hosts = pod.GetAccelerators();
+        switches = pod.GetSwitches();
+        devices = pod.GetDevices();
+        for (uint32_t i = 0; i < hosts.GetN(); ++i)
+        {
+            for (uint32_t j = 0; j < hosts.GetN(); ++j)
+            {
+                if (i != j)
+                {
+                    AddFlow(flows, rdma, hosts.Get(i), hosts.Get(j), 1048576, Seconds(0));
+                }
+            }
         }
     }
     else if (scenario == "leafspine16")
@@ -423,11 +452,12 @@ main(int argc, char* argv[])
     }
     else
     {
-        NS_ABORT_MSG("unknown --scenario '"
-                     << scenario
-                     << "'; valid: incast, incast-credits, leafspine16, fattree<k> "
-                        "(k even, e.g. fattree8, fattree16, fattree32), "
-                        "workload, memory");
+        NS_ABORT_MSG(
+            "unknown --scenario '"
+            << scenario
+            << "'; valid: incast, incast-credits, pod, pod-credits, leafspine16, fattree<k> "
+               "(k even, e.g. fattree8, fattree16, fattree32), "
+               "workload, memory");
     }
     rdma.AssignStreams(switches, 0);
     g_flowsLeft = flows.size();

@@ -46,7 +46,7 @@ import statistics
 import subprocess
 import sys
 
-SCENARIOS = ["incast", "incast-credits", "leafspine16", "fattree8", "fattree16", "workload"]
+SCENARIOS = ["incast", "incast-credits", "pod", "pod-credits", "leafspine16", "fattree8", "fattree16", "workload"]
 # The peer simulator's own inputs (copies of ../shared/bench in test/data/hpcc), run
 # unchanged through examples/hpcc-compat.
 HPCC_SCENARIOS = {"hpcc-a2a16": "flow_a2a16.txt", "hpcc-incast15": "flow_incast15.txt"}
