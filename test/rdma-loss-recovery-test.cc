@@ -849,8 +849,8 @@ TEST(RdmaLossRecovery, SackAcrossPsnWrap)
 
 TEST(RdmaLossRecovery, LossModelsLoseWhatTheySay)
 {
-    const uint32_t n = 100'000;
-    auto lossOf = [n](Ptr<ErrorModel> em) {
+    constexpr uint32_t n = 100'000;
+    auto lossOf = [](Ptr<ErrorModel> em) {
         uint32_t lost = 0;
         for (uint32_t i = 0; i < n; ++i)
         {
