@@ -98,6 +98,12 @@ RdmaCompressedHeaderFraming::StartFrame(const Ptr<const Packet>& frame, Time /* 
 }
 
 uint32_t
+RdmaCompressedHeaderFraming::GetFrameWireBytes(const Ptr<const Packet>& frame) const
+{
+    return WireBytesOf(Parse(frame, true));
+}
+
+uint32_t
 RdmaCompressedHeaderFraming::GetPacketWireBytes(const Ptr<const Packet>& ipv4Packet) const
 {
     return WireBytesOf(Parse(ipv4Packet, false));

@@ -9,9 +9,11 @@
 #include "rdma-channel.h"
 #include "rdma-net-device.h"
 #include "rdma-reth-header.h"
+#include "rdma-wire-error-model.h"
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
+#include "ns3/pointer.h"
 #include "ns3/simulator.h"
 
 #include <algorithm>
@@ -149,6 +151,13 @@ RdmaLinkFraming::Check() const
                     "RdmaLinkFraming: device " << m_device->GetAddress() << " and its peer "
                                                << peer->GetAddress() << " use " << name
                                                << " with different parameters: " << diff);
+    // Bit errors hit the bits this framing puts on the wire, not an Ethernet frame's.
+    PointerValue errorModel;
+    m_device->GetAttribute("ReceiveErrorModel", errorModel);
+    if (auto wire = DynamicCast<RdmaWireErrorModel>(errorModel.GetObject()))
+    {
+        wire->SetLinkFraming(this);
+    }
 }
 
 } // namespace ns3

@@ -90,6 +90,14 @@ class RdmaLinkFraming : public Object
     virtual FrameCost StartFrame(const Ptr<const Packet>& frame, Time now) = 0;
 
     /**
+     * The wire bytes a frame's bits occupy, for bit errors (RdmaWireErrorModel): its share
+     * of the stream, as GetPacketWireBytes charges it.
+     * \param frame an Ethernet frame (header included, no FCS), as received
+     * \return wire bytes
+     */
+    virtual uint32_t GetFrameWireBytes(const Ptr<const Packet>& frame) const = 0;
+
+    /**
      * The average wire bytes an IPv4 packet costs: what a sender's pacer charges for it.
      * \param ipv4Packet an IPv4 packet (no Ethernet header)
      * \return wire bytes

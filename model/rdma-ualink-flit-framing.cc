@@ -185,6 +185,12 @@ RdmaUalinkFlitFraming::FirstSlotFrom(int64_t steps) const
 }
 
 uint32_t
+RdmaUalinkFlitFraming::GetFrameWireBytes(const Ptr<const Packet>& frame) const
+{
+    return TlFlitsOf(Parse(frame, true)) * m_dlFlitBytes / GetTlFlitsPerDlFlit();
+}
+
+uint32_t
 RdmaUalinkFlitFraming::GetPacketWireBytes(const Ptr<const Packet>& ipv4Packet) const
 {
     // The stream share, rounded down: a pacer at line rate then never holds back a stream

@@ -50,6 +50,7 @@ class RdmaUalinkFlitFraming : public RdmaLinkFraming
     ~RdmaUalinkFlitFraming() override;
 
     FrameCost StartFrame(const Ptr<const Packet>& frame, Time now) override;
+    uint32_t GetFrameWireBytes(const Ptr<const Packet>& frame) const override;
     uint32_t GetPacketWireBytes(const Ptr<const Packet>& ipv4Packet) const override;
     std::string Mismatch(const RdmaLinkFraming& other) const override;
 

@@ -3,6 +3,7 @@
  */
 #include "rdma-wire-error-model.h"
 
+#include "rdma-link-framing.h"
 #include "rdma-net-device.h"
 
 #include "ns3/abort.h"
@@ -94,6 +95,23 @@ RdmaWireErrorModel::GetFrameCorruptProbability(uint32_t frameBytes) const
     return -std::expm1(bits * std::log1p(-m_bitErrorRate));
 }
 
+double
+RdmaWireErrorModel::GetFrameCorruptProbability(const Ptr<const Packet>& frame) const
+{
+    if (m_frameErrorRate > 0 || !m_framing)
+    {
+        return GetFrameCorruptProbability(frame->GetSize());
+    }
+    const double bits = 8.0 * m_framing->GetFrameWireBytes(frame);
+    return -std::expm1(bits * std::log1p(-m_bitErrorRate));
+}
+
+void
+RdmaWireErrorModel::SetLinkFraming(Ptr<const RdmaLinkFraming> framing)
+{
+    m_framing = framing;
+}
+
 int64_t
 RdmaWireErrorModel::AssignStreams(int64_t stream)
 {
@@ -117,7 +135,7 @@ bool
 RdmaWireErrorModel::DoCorrupt(Ptr<Packet> p)
 {
     ++m_examined;
-    const double prob = GetFrameCorruptProbability(p->GetSize());
+    const double prob = GetFrameCorruptProbability(p);
     if (prob <= 0 || m_uniform->GetValue() >= prob)
     {
         return false;

@@ -10,6 +10,8 @@
 namespace ns3
 {
 
+class RdmaLinkFraming;
+
 /**
  * \ingroup rdma
  * \brief Random link errors at a frame error rate or a bit error rate counted over the bits a
@@ -20,7 +22,10 @@ namespace ns3
  * replay. With BitErrorRate b and independent bit errors, a frame of w wire bytes (preamble,
  * SFD, FCS, padding and inter-frame gap included, RdmaNetDevice::WireBytes) is corrupt with
  * probability 1 - (1 - b)^(8 w), computed as -expm1(8 w log1p(-b)) so that b = 1e-12 is not
- * lost to rounding. FrameErrorRate, if not 0, is used instead, the same for every frame.
+ * lost to rounding. On a link with an RdmaLinkFraming, w is what the framing puts on the wire
+ * for the frame (a UALink-like FLIT stream's share, TL flits x DlFlitBytes / TL flits per DL
+ * flit; a compressed-header frame's bytes). FrameErrorRate, if not 0, is used instead, the
+ * same for every frame.
  * ns-3's RateErrorModel counts the bits of the Packet only (no Ethernet overhead), hence this
  * model. Both rates must lie in [0, 1).
  */
@@ -55,6 +60,21 @@ class RdmaWireErrorModel : public ErrorModel
     double GetFrameCorruptProbability(uint32_t frameBytes) const;
 
     /**
+     * \param frame an Ethernet frame (header included, no FCS), as received
+     * \return the probability that it is corrupt: over its Ethernet wire bytes, or over the
+     *         bytes the link framing gives it (SetLinkFraming)
+     */
+    double GetFrameCorruptProbability(const Ptr<const Packet>& frame) const;
+
+    /**
+     * Count a frame's bits as the link's framing carries them (a FLIT stream's share, a
+     * compressed header) instead of as an Ethernet frame. RdmaLinkFraming calls it at time 0
+     * for the error model of the device it serves.
+     * \param framing the framing of the receiving device (null: Ethernet)
+     */
+    void SetLinkFraming(Ptr<const RdmaLinkFraming> framing);
+
+    /**
      * \param stream first stream index
      * \return streams used (1)
      */
@@ -72,8 +92,9 @@ class RdmaWireErrorModel : public ErrorModel
     double m_frameErrorRate{0}; //!< FrameErrorRate attribute
     double m_bitErrorRate{0};   //!< BitErrorRate attribute
     Ptr<UniformRandomVariable> m_uniform;
-    uint64_t m_examined{0};  //!< frames examined
-    uint64_t m_corrupted{0}; //!< frames corrupted
+    Ptr<const RdmaLinkFraming> m_framing; //!< the receiving device's framing, if any
+    uint64_t m_examined{0};               //!< frames examined
+    uint64_t m_corrupted{0};              //!< frames corrupted
 };
 
 } // namespace ns3

@@ -27,10 +27,14 @@
 
 #include "rdma-test-utils.h"
 
+#include "ns3/ethernet-header.h"
+#include "ns3/pointer.h"
 #include "ns3/rdma-compressed-header-framing.h"
 #include "ns3/rdma-link-framing.h"
 #include "ns3/rdma-ualink-flit-framing.h"
+#include "ns3/rdma-wire-error-model.h"
 
+#include <cmath>
 #include <gtest/gtest.h>
 #include <iostream>
 #include <vector>
@@ -212,6 +216,35 @@ TEST(RdmaLinkFraming, PartlyFilledFlitIsSentPaddedWhenTheLinkIdles)
     // The pacer's charge is the stream share: 2 / 9 of a DL flit, rounded down.
     EXPECT_EQ(link.a->GetPacketWireBytes(MakeWrite(64)), 2u * 640 / 9);
     Simulator::Destroy();
+}
+
+TEST(RdmaLinkFraming, BitErrorsCountTheBitsTheFramingSends)
+{
+    // RdmaWireErrorModel on the receiving device: a 4 KB write (a 4170-byte Ethernet frame)
+    // is corrupt with probability 1 - (1 - BER)^(8 w), w its wire bytes: 4194 as Ethernet,
+    // 4158 with the compressed header, 65 TL flits x 640 / 9 = 4622 (rounded down) as FLITs.
+    // The framing hands itself to the error model at time 0.
+    const double ber = 1e-6;
+    Ptr<Packet> frame = MakeWrite(4096);
+    EthernetHeader eth(false);
+    eth.SetLengthType(0x0800);
+    frame->AddHeader(eth);
+    ASSERT_EQ(frame->GetSize(), 4170u);
+    for (const auto& [framing, wire] :
+         std::vector<std::pair<std::string, uint32_t>>{{"", 4194},
+                                                       {"ns3::RdmaCompressedHeaderFraming", 4158},
+                                                       {"ns3::RdmaUalinkFlitFraming", 4622}})
+    {
+        SCOPED_TRACE(framing);
+        FramedLink link(framing);
+        Ptr<RdmaWireErrorModel> em = CreateObject<RdmaWireErrorModel>();
+        em->SetBitErrorRate(ber);
+        link.b->SetAttribute("ReceiveErrorModel", PointerValue(em));
+        Simulator::Run(); // the time-0 checks
+        const double expected = -std::expm1(8.0 * wire * std::log1p(-ber));
+        EXPECT_NEAR(em->GetFrameCorruptProbability(frame) / expected, 1, 1e-12);
+        Simulator::Destroy();
+    }
 }
 
 TEST(RdmaLinkFramingDeathTest, BadInputIsRefused)
