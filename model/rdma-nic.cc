@@ -365,6 +365,7 @@ RdmaNic::CreateQueuePair(const ObjectFactory& factory)
         // created; SetPathSelector is refused from then on.
         m_spreads = m_pathSelector->SpreadsQueuePairs();
         m_variesEntropy = m_pathSelector->VariesSourcePort();
+        m_needsAddress = m_pathSelector->NeedsAddress();
     }
     if (!m_ccPrototype)
     {
@@ -455,10 +456,12 @@ RdmaNic::PullPacket(uint32_t port, uint8_t pausedMask, uint8_t* cls)
             earliest = std::min(earliest, t);
             continue;
         }
+        RdmaPathRequest& request = m_pathRequest;
         if (nPorts > 1)
         {
             // The path selector says which port this packet may take (one port: no choice).
-            const uint32_t wanted = m_pathSelector->SelectPort(*qp, nPorts);
+            qp->GetPathRequest(request, m_needsAddress);
+            const uint32_t wanted = m_pathSelector->SelectPort(request, nPorts);
             if (wanted != RdmaPathSelector::ANY_PORT && wanted != port)
             {
                 NS_ABORT_MSG_IF(wanted >= nPorts,
@@ -473,9 +476,19 @@ RdmaNic::PullPacket(uint32_t port, uint8_t pausedMask, uint8_t* cls)
         rrNext = (i + 1) % n;
         *cls = qpClass;
         ++m_portDataPackets[port];
-        Ptr<Packet> p = m_variesEntropy
-                            ? qp->GetNextPacket(m_pathSelector->SelectSourcePort(*qp, nPorts))
-                            : qp->GetNextPacket();
+        Ptr<Packet> p;
+        if (m_variesEntropy)
+        {
+            if (nPorts == 1)
+            {
+                qp->GetPathRequest(request, m_needsAddress);
+            }
+            p = qp->GetNextPacket(m_pathSelector->SelectSourcePort(request, nPorts));
+        }
+        else
+        {
+            p = qp->GetNextPacket();
+        }
         // The queue pair's next packet may be for a port that is idle now.
         for (uint32_t other = 0; other < nPorts; ++other)
         {

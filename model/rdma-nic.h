@@ -219,8 +219,10 @@ class RdmaNic : public Object
     EventId m_kickEvent;
     TypeId m_pathSelectorTypeId;
     Ptr<RdmaPathSelector> m_pathSelector;
-    bool m_spreads{false};       //!< m_pathSelector->SpreadsQueuePairs(), cached
-    bool m_variesEntropy{false}; //!< m_pathSelector->VariesSourcePort(), cached
+    bool m_spreads{false};         //!< m_pathSelector->SpreadsQueuePairs(), cached
+    bool m_variesEntropy{false};   //!< m_pathSelector->VariesSourcePort(), cached
+    bool m_needsAddress{false};    //!< m_pathSelector->NeedsAddress(), cached
+    RdmaPathRequest m_pathRequest; //!< the request PullPacket fills (kept: no per-packet set-up)
     uint64_t m_rxDiscards{0};
 
     TypeId m_ccTypeId;

@@ -398,6 +398,17 @@ RdmaQueuePair::GetNextPacketAddress() const
     return m.wr.opcode == RdmaWorkRequest::WRITE ? m.wr.remoteAddress + offset : offset;
 }
 
+void
+RdmaQueuePair::GetPathRequest(RdmaPathRequest& request, bool withAddress) const
+{
+    request.localAddress = m_localAddress;
+    request.remoteAddress = m_remoteAddress;
+    request.sourcePort = m_sourcePort;
+    request.packetsSent = m_packetsSent;
+    request.mtu = m_params.mtu;
+    request.address = withAddress ? GetNextPacketAddress() : 0;
+}
+
 Ptr<Packet>
 RdmaQueuePair::GetNextPacket(uint16_t sourcePort)
 {

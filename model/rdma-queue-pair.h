@@ -12,6 +12,7 @@
 #include "rdma-int-trailer.h"
 #include "rdma-loss-recovery.h"
 #include "rdma-net-device.h"
+#include "rdma-path-selector.h"
 #include "rdma-work-request.h"
 
 #include "ns3/callback.h"
@@ -196,6 +197,13 @@ class RdmaQueuePair : public Object
      * \return the address
      */
     uint64_t GetNextPacketAddress() const;
+    /**
+     * Describe the next data packet to the NIC's path selector. Only call when
+     * HasDataToSend().
+     * \param[out] request what the selector reads
+     * \param withAddress fill request.address too (GetNextPacketAddress)
+     */
+    void GetPathRequest(RdmaPathRequest& request, bool withAddress) const;
 
     /**
      * A data packet for this queue pair arrived (responder side).
