@@ -40,6 +40,33 @@ RdmaLossRecovery::GetPacketsInFlight(const RdmaRecoveryState& state) const
     return state.sndNxt - state.sndUna;
 }
 
+void
+RdmaLossRecovery::OnDuplicateData(RdmaReceiveState& state,
+                                  RdmaReceiverOps& rx,
+                                  uint64_t /* seq */,
+                                  bool ackRequested)
+{
+    // Re-acknowledge so the requester moves on, once per burst or whenever the packet asks
+    // for an ACK (nothing to acknowledge before the first in-order packet).
+    if ((!state.dupAckSent || ackRequested) && state.expected > 0)
+    {
+        state.dupAckSent = true;
+        rx.SendAck(state.expected - 1);
+    }
+}
+
+RdmaLossRecovery::RxVerdict
+RdmaLossRecovery::OnOutOfOrderData(RdmaReceiveState& state, RdmaReceiverOps& rx, uint64_t seq)
+{
+    rx.CountOutOfOrderDiscard(seq);
+    if (!state.nakOutstanding)
+    {
+        state.nakOutstanding = true;
+        rx.SendNak(state.expected);
+    }
+    return RX_DISCARD;
+}
+
 uint32_t
 RdmaLossRecovery::GetReorderWindow() const
 {
