@@ -3,6 +3,7 @@
  */
 #include "rdma-loss-recovery.h"
 
+#include "ns3/abort.h"
 #include "ns3/log.h"
 
 namespace ns3
@@ -65,6 +66,15 @@ RdmaLossRecovery::OnOutOfOrderData(RdmaReceiveState& state, RdmaReceiverOps& rx,
         rx.SendNak(state.expected);
     }
     return RX_DISCARD;
+}
+
+void
+RdmaLossRecovery::OnPlaceableData(RdmaReceiveState& /* state */,
+                                  RdmaReceiverOps& /* rx */,
+                                  const RdmaRxPacket& /* packet */)
+{
+    NS_ABORT_MSG("loss recovery " << GetName()
+                                  << " places out of order but does not implement OnPlaceableData");
 }
 
 uint32_t

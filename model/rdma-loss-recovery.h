@@ -78,6 +78,21 @@ struct RdmaReceiveState
     uint64_t messageStart{0};   //!< first sequence of the message being received
     bool nakOutstanding{false}; //!< a NAK was sent since the last in-order packet
     bool dupAckSent{false};     //!< a duplicate was re-acknowledged since then
+    uint32_t ackInterval{1};    //!< the NIC's AckInterval: ACK every this many packets
+};
+
+/**
+ * \ingroup rdma
+ * \brief A data packet as the responder received it, its placement information read
+ * (RdmaLossRecovery::OnPlaceableData).
+ */
+struct RdmaRxPacket
+{
+    uint64_t seq{0};          //!< its sequence
+    uint8_t opcode{0};        //!< BTH opcode
+    uint32_t bytes{0};        //!< payload bytes
+    uint64_t address{0};      //!< WRITE: RETH virtual address; SEND: offset in the message
+    bool ackRequested{false}; //!< BTH AckReq
 };
 
 /**
@@ -112,6 +127,35 @@ class RdmaReceiverOps
      * \param packets how many
      */
     virtual void CountLost(uint64_t packets) = 0;
+    /// Count a duplicate data packet handled by OnPlaceableData.
+    virtual void CountDuplicate() = 0;
+    /**
+     * Count (and trace) a packet dropped because it lay beyond the reorder bitmap.
+     * \param seq its sequence
+     */
+    virtual void CountWindowDrop(uint64_t seq) = 0;
+    /**
+     * Place a packet's payload into memory (counted and traced as a placement).
+     * \param packet the packet
+     * \param outOfOrder true if a predecessor is missing
+     */
+    virtual void Place(const RdmaRxPacket& packet, bool outOfOrder) = 0;
+    /**
+     * Deliver a placed packet in sequence order (message bytes, the receive completion of
+     * a last packet); RdmaReceiveState::expected becomes seq + 1.
+     * \param seq its sequence (state.expected)
+     * \param opcode its BTH opcode
+     * \param bytes its payload bytes
+     * \param arrival when it arrived
+     */
+    virtual void Deliver(uint64_t seq, uint8_t opcode, uint32_t bytes, Time arrival) = 0;
+    /**
+     * Send an ACK of state.expected - 1 with a SACK extension (the queue pair fills in
+     * the trigger PSN).
+     * \param triggerSeq the packet whose arrival caused the ACK
+     * \param sack the extension: its bitmap and D-SACK bit
+     */
+    virtual void SendSack(uint64_t triggerSeq, RdmaSackHeader& sack) = 0;
 };
 
 /**
@@ -129,11 +173,11 @@ class RdmaReceiverOps
  *    responder does with a duplicate and with a packet beyond a gap (OnDuplicateData,
  *    OnOutOfOrderData: re-ACK, NAK, discard the partial message, count a loss), or
  *    whether it places them at once through a reorder bitmap and SACKs them
- *    (PlacesOutOfOrder, GetReorderWindow), and whether it acknowledges whole messages only
- *    (RestartsMessageOnGap).
+ *    (PlacesOutOfOrder, GetReorderWindow, OnPlaceableData), and whether it acknowledges whole
+ * messages only (RestartsMessageOnGap).
  *
  * A loss recovery TypeId thus defines both ends of a connection; the queue pair keeps only
- * the in-order placement and the requester's message bookkeeping.
+ * the packet parsing, in-order placement and the requester's message bookkeeping.
  *
  * Three schemes exist: RdmaGoBackNLossRecovery (IBTA), RdmaGoBackZeroLossRecovery (restart
  * the message) and RdmaSackLossRecovery (IRN-style selective repeat with RACK-TLP). Both
@@ -257,6 +301,18 @@ class RdmaLossRecovery : public Object
      * \return RX_DISCARD or RX_ACCEPT
      */
     virtual RxVerdict OnOutOfOrderData(RdmaReceiveState& state, RdmaReceiverOps& rx, uint64_t seq);
+
+    /**
+     * Responder with PlacesOutOfOrder(): a data packet arrived, in order or not. The loss
+     * recovery places it (or drops it), delivers what is now in order, and acknowledges.
+     * The default aborts: a scheme that places out of order must override it.
+     * \param state the responder's sequence state
+     * \param rx the responder's replies
+     * \param packet the packet
+     */
+    virtual void OnPlaceableData(RdmaReceiveState& state,
+                                 RdmaReceiverOps& rx,
+                                 const RdmaRxPacket& packet);
 
     /**
      * \return true if the responder places packets that arrive out of order (reorder

@@ -211,6 +211,7 @@ RdmaQueuePair::Setup(uint32_t qpn,
     }
     m_sendTimes.assign(SEND_TIME_RING_MIN, AMBIGUOUS_SEND_TIME);
     m_rs.baseRto = params.retransmitTimeout;
+    m_rxs.ackInterval = params.ackInterval;
     m_selective = lr->PlacesOutOfOrder();
     m_restartOnGap = lr->RestartsMessageOnGap();
     m_unreliable = !lr->Retransmits();
@@ -221,7 +222,6 @@ RdmaQueuePair::Setup(uint32_t qpn,
                         "loss recovery " << lr->GetName() << " asks for a reorder bitmap of "
                                          << window << " packets; valid: 1.."
                                          << RdmaSackHeader::MAX_BITS);
-        m_rxSlots.assign(window, RxSlot());
     }
 }
 
@@ -1107,89 +1107,28 @@ RdmaQueuePair::DeliverInOrder(uint64_t seq, uint8_t opcode, uint32_t bytes, Time
 void
 RdmaQueuePair::ReceiveDataSelective(Ptr<Packet> payload, const RdmaBthHeader& bth, uint64_t seq)
 {
-    const uint8_t opcode = bth.GetOpcode();
-    const uint64_t window = m_rxSlots.size();
     // Every packet says where it goes: a RETH (WRITE) or a placement header (SEND).
-    uint64_t address;
+    RdmaRxPacket packet;
+    packet.seq = seq;
+    packet.opcode = bth.GetOpcode();
+    packet.ackRequested = bth.GetAckRequest();
     uint32_t headerBytes;
-    if (RdmaBthHeader::IsWrite(opcode))
+    if (RdmaBthHeader::IsWrite(packet.opcode))
     {
         RdmaRethHeader reth;
         payload->PeekHeader(reth);
-        address = reth.GetVirtualAddress();
+        packet.address = reth.GetVirtualAddress();
         headerBytes = RdmaRethHeader::SIZE;
     }
     else
     {
         RdmaPlacementHeader placement;
         payload->PeekHeader(placement);
-        address = placement.GetOffset();
+        packet.address = placement.GetOffset();
         headerBytes = RdmaPlacementHeader::SIZE;
     }
-    if (seq < m_rxs.expected || (seq < m_rxs.expected + window && m_rxSlots[seq % window].present))
-    {
-        // Already placed (a spurious retransmission or a probe): say so (D-SACK).
-        ++m_duplicates;
-        SendSackAck(seq, true);
-        return;
-    }
-    if (seq >= m_rxs.expected + window)
-    {
-        ++m_windowDrops;
-        m_windowDropTrace(seq);
-        SendSackAck(seq, false);
-        return;
-    }
-    const uint32_t payloadBytes =
-        payload->GetSize() - TailBytes() - bth.GetPadCount() - headerBytes;
-    const bool outOfOrder = seq > m_rxs.expected;
-    RxSlot& slot = m_rxSlots[seq % window];
-    slot.present = true;
-    slot.opcode = opcode;
-    slot.bytes = payloadBytes;
-    slot.arrival = Simulator::Now();
-    m_bytesPlaced += payloadBytes;
-    if (outOfOrder)
-    {
-        ++m_oooPlacements;
-    }
-    m_placementTrace(seq, address, payloadBytes, outOfOrder);
-    m_rxHighest = std::max(m_rxHighest, seq + 1);
-
-    // Deliver what is now in order, completing messages in order.
-    bool lastDelivered = false;
-    while (m_rxs.expected < m_rxHighest && m_rxSlots[m_rxs.expected % window].present)
-    {
-        RxSlot& s = m_rxSlots[m_rxs.expected % window];
-        s.present = false;
-        lastDelivered |= RdmaBthHeader::IsLastOrOnly(s.opcode);
-        DeliverInOrder(m_rxs.expected, s.opcode, s.bytes, s.arrival);
-    }
-    const bool holes = m_rxHighest > m_rxs.expected;
-    if (++m_unackedPackets >= m_params.ackInterval || bth.GetAckRequest() || lastDelivered ||
-        holes || outOfOrder)
-    {
-        m_unackedPackets = 0;
-        SendSackAck(seq, false);
-    }
-}
-
-void
-RdmaQueuePair::SendSackAck(uint64_t triggerSeq, bool duplicate)
-{
-    RdmaSackHeader sack;
-    sack.SetDuplicate(duplicate);
-    sack.SetTriggerPsn(SeqToPsn(triggerSeq));
-    const uint64_t window = m_rxSlots.size();
-    for (uint64_t s = m_rxs.expected + 1; s < m_rxHighest; ++s)
-    {
-        if (m_rxSlots[s % window].present)
-        {
-            sack.SetReceived(static_cast<uint32_t>(s - m_rxs.expected - 1));
-        }
-    }
-    // m_rxs.expected - 1 wraps to the PSN before InitialPsn when nothing arrived in order.
-    SendAck(m_rxs.expected - 1, RdmaAethHeader::AckSyndrome(), &sack);
+    packet.bytes = payload->GetSize() - TailBytes() - bth.GetPadCount() - headerBytes;
+    m_lr->OnPlaceableData(m_rxs, *this, packet);
 }
 
 void
@@ -1279,6 +1218,44 @@ RdmaQueuePair::CountLost(uint64_t packets)
     m_bytesLost += packets * m_params.mtu;
     NS_LOG_LOGIC("qp " << m_qpn << " skips " << packets << " lost packets before seq "
                        << m_rxs.expected + packets);
+}
+
+void
+RdmaQueuePair::CountDuplicate()
+{
+    ++m_duplicates;
+}
+
+void
+RdmaQueuePair::CountWindowDrop(uint64_t seq)
+{
+    ++m_windowDrops;
+    m_windowDropTrace(seq);
+}
+
+void
+RdmaQueuePair::Place(const RdmaRxPacket& packet, bool outOfOrder)
+{
+    m_bytesPlaced += packet.bytes;
+    if (outOfOrder)
+    {
+        ++m_oooPlacements;
+    }
+    m_placementTrace(packet.seq, packet.address, packet.bytes, outOfOrder);
+}
+
+void
+RdmaQueuePair::Deliver(uint64_t seq, uint8_t opcode, uint32_t bytes, Time arrival)
+{
+    DeliverInOrder(seq, opcode, bytes, arrival);
+}
+
+void
+RdmaQueuePair::SendSack(uint64_t triggerSeq, RdmaSackHeader& sack)
+{
+    sack.SetTriggerPsn(SeqToPsn(triggerSeq));
+    // m_rxs.expected - 1 wraps to the PSN before InitialPsn when nothing arrived in order.
+    SendAck(m_rxs.expected - 1, RdmaAethHeader::AckSyndrome(), &sack);
 }
 
 void

@@ -287,15 +287,6 @@ class RdmaQueuePair : public RdmaTransportEndpoint, private RdmaReceiverOps
         Time postTime;
     };
 
-    /// One slot of the responder's reorder bitmap (out-of-order placement).
-    struct RxSlot
-    {
-        bool present{false}; //!< placed, not yet delivered in order
-        uint8_t opcode{0};   //!< BTH opcode
-        uint32_t bytes{0};   //!< payload bytes
-        Time arrival;        //!< arrival time
-    };
-
     /// \return index in m_txMessages of the message holding seq
     std::size_t FindMessage(uint64_t seq) const;
     /**
@@ -342,10 +333,9 @@ class RdmaQueuePair : public RdmaTransportEndpoint, private RdmaReceiverOps
     void RecoveryTimerExpired();
     /// Responder: deliver a packet in PSN order (message bytes, completion).
     void DeliverInOrder(uint64_t seq, uint8_t opcode, uint32_t bytes, Time arrival);
-    /// Responder with out-of-order placement: a data packet arrived.
+    /// Responder with out-of-order placement: a data packet arrived; read where it goes
+    /// and hand it to the loss recovery (OnPlaceableData).
     void ReceiveDataSelective(Ptr<Packet> payload, const RdmaBthHeader& bth, uint64_t seq);
-    /// Responder with out-of-order placement: ACK with the SACK extension.
-    void SendSackAck(uint64_t triggerSeq, bool duplicate);
     /// Build and send an ACK (syndrome ACK) or a NAK for the given sequence, with a SACK
     /// extension if sack is not null.
     void SendAck(uint64_t seq, uint8_t syndrome, const RdmaSackHeader* sack = nullptr);
@@ -367,6 +357,11 @@ class RdmaQueuePair : public RdmaTransportEndpoint, private RdmaReceiverOps
     void DiscardPartialMessage() override;
     void CountOutOfOrderDiscard(uint64_t seq) override;
     void CountLost(uint64_t packets) override;
+    void CountDuplicate() override;
+    void CountWindowDrop(uint64_t seq) override;
+    void Place(const RdmaRxPacket& packet, bool outOfOrder) override;
+    void Deliver(uint64_t seq, uint8_t opcode, uint32_t bytes, Time arrival) override;
+    void SendSack(uint64_t triggerSeq, RdmaSackHeader& sack) override;
 
     // configuration
     uint32_t m_qpn{0};
@@ -419,9 +414,7 @@ class RdmaQueuePair : public RdmaTransportEndpoint, private RdmaReceiverOps
 
     // responder
     RdmaReceiveState m_rxs;         //!< expected, messageStart and the loss flags
-    uint64_t m_rxHighest{0};        //!< one past the highest sequence placed (out-of-order mode)
     uint64_t m_rxMessageAddress{0}; //!< WRITE: virtual address of the message (in order)
-    std::vector<RxSlot> m_rxSlots;  //!< reorder bitmap, indexed by seq mod its size
     uint32_t m_msn{0};
     uint32_t m_unackedPackets{0};
     uint64_t m_rxMessageBytes{0};
