@@ -52,6 +52,11 @@ class RdmaPathSelector;
  * Congestion control and loss recovery are chosen by TypeId (CongestionControl and
  * LossRecovery attributes, or SetCongestionControl/SetLossRecovery with a configured
  * prototype); each queue pair gets its own Fork() of the prototype.
+ *
+ * The NIC drives its queue pairs only through RdmaTransportEndpoint (the transport
+ * endpoint seam): the queue-pair factory may make an RdmaQueuePair subclass or any other
+ * endpoint type (CreateEndpoint, ConnectEndpoints), and path selectors see an
+ * RdmaPathRequest, not the queue pair.
  */
 class RdmaNic : public Object
 {
