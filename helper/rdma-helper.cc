@@ -76,6 +76,18 @@ RdmaHelper::SetQueuePairAttribute(const std::string& name, const AttributeValue&
 }
 
 void
+RdmaHelper::SetQueuePairType(const std::string& typeId)
+{
+    m_qpFactory.SetTypeId(
+        CheckTypeId(typeId, TypeId::LookupByName("ns3::RdmaTransportEndpoint"), "queue pair"));
+    NS_ABORT_MSG_IF(m_qpFactory.GetTypeId() != RdmaQueuePair::GetTypeId() &&
+                        !m_qpFactory.GetTypeId().IsChildOf(RdmaQueuePair::GetTypeId()),
+                    "RdmaHelper::SetQueuePairType: " << typeId
+                                                     << " is not an ns3::RdmaQueuePair (the "
+                                                        "helper's Connect returns queue pairs)");
+}
+
+void
 RdmaHelper::SetSwitchAttribute(const std::string& name, const AttributeValue& value)
 {
     m_switchFactory.Set(name, value);

@@ -58,6 +58,13 @@ class RdmaHelper
      */
     void SetQueuePairAttribute(const std::string& name, const AttributeValue& value);
     /**
+     * Make the queue pairs of the NICs installed from now on of another type: a subclass
+     * of ns3::RdmaQueuePair (the transport endpoint seam, RdmaTransportEndpoint). The
+     * attributes set so far are kept.
+     * \param typeId its TypeId name
+     */
+    void SetQueuePairType(const std::string& typeId);
+    /**
      * Set an attribute of every switch installed from now on.
      * \param name attribute of ns3::RdmaSwitch
      * \param value its value

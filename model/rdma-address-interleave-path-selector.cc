@@ -3,8 +3,6 @@
  */
 #include "rdma-address-interleave-path-selector.h"
 
-#include "rdma-queue-pair.h"
-
 #include "ns3/abort.h"
 #include "ns3/log.h"
 #include "ns3/uinteger.h"
@@ -75,14 +73,20 @@ RdmaAddressInterleavePathSelector::CheckGranularity(uint32_t mtu)
     m_checkedGranularity = m_granularity;
 }
 
-uint32_t
-RdmaAddressInterleavePathSelector::SelectPort(const RdmaQueuePair& qp, uint32_t nPorts)
+bool
+RdmaAddressInterleavePathSelector::NeedsAddress() const
 {
-    if (qp.GetMtu() != m_checkedMtu || m_granularity != m_checkedGranularity)
+    return true;
+}
+
+uint32_t
+RdmaAddressInterleavePathSelector::SelectPort(const RdmaPathRequest& request, uint32_t nPorts)
+{
+    if (request.mtu != m_checkedMtu || m_granularity != m_checkedGranularity)
     {
-        CheckGranularity(qp.GetMtu());
+        CheckGranularity(request.mtu);
     }
-    return static_cast<uint32_t>((qp.GetNextPacketAddress() >> m_shift) % nPorts);
+    return static_cast<uint32_t>((request.address >> m_shift) % nPorts);
 }
 
 } // namespace ns3

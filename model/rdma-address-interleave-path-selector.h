@@ -41,7 +41,8 @@ class RdmaAddressInterleavePathSelector : public RdmaPathSelector
     ~RdmaAddressInterleavePathSelector() override;
 
     bool SpreadsQueuePairs() const override;
-    uint32_t SelectPort(const RdmaQueuePair& qp, uint32_t nPorts) override;
+    bool NeedsAddress() const override;
+    uint32_t SelectPort(const RdmaPathRequest& request, uint32_t nPorts) override;
 
     /**
      * The plane of an address.

@@ -49,6 +49,36 @@ RdmaGoBackZeroLossRecovery::RestartsMessageOnGap() const
     return true;
 }
 
+void
+RdmaGoBackZeroLossRecovery::OnDuplicateData(RdmaReceiveState& state,
+                                            RdmaReceiverOps& rx,
+                                            uint64_t /* seq */,
+                                            bool ackRequested)
+{
+    // As go-back-N, but only whole messages are ever acknowledged.
+    if ((!state.dupAckSent || ackRequested) && state.messageStart > 0)
+    {
+        state.dupAckSent = true;
+        rx.SendAck(state.messageStart - 1);
+    }
+}
+
+RdmaLossRecovery::RxVerdict
+RdmaGoBackZeroLossRecovery::OnOutOfOrderData(RdmaReceiveState& state,
+                                             RdmaReceiverOps& rx,
+                                             uint64_t seq)
+{
+    rx.CountOutOfOrderDiscard(seq);
+    if (!state.nakOutstanding)
+    {
+        state.nakOutstanding = true;
+        // The partial message is discarded and asked for again from its first PSN.
+        rx.DiscardPartialMessage();
+        rx.SendNak(state.expected);
+    }
+    return RX_DISCARD;
+}
+
 uint64_t
 RdmaGoBackZeroLossRecovery::GetNakRestart(const RdmaRecoveryState& state, uint64_t nakSeq) const
 {

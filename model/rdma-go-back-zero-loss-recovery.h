@@ -46,6 +46,11 @@ class RdmaGoBackZeroLossRecovery : public RdmaGoBackNLossRecovery
     Ptr<RdmaLossRecovery> Fork() override;
     void OnNak(RdmaRecoveryState& state, const RdmaAckInfo& ack) override;
     bool RestartsMessageOnGap() const override;
+    void OnDuplicateData(RdmaReceiveState& state,
+                         RdmaReceiverOps& rx,
+                         uint64_t seq,
+                         bool ackRequested) override;
+    RxVerdict OnOutOfOrderData(RdmaReceiveState& state, RdmaReceiverOps& rx, uint64_t seq) override;
 
   protected:
     uint64_t GetNakRestart(const RdmaRecoveryState& state, uint64_t nakSeq) const override;

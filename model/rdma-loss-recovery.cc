@@ -3,6 +3,7 @@
  */
 #include "rdma-loss-recovery.h"
 
+#include "ns3/abort.h"
 #include "ns3/log.h"
 
 namespace ns3
@@ -38,6 +39,42 @@ uint64_t
 RdmaLossRecovery::GetPacketsInFlight(const RdmaRecoveryState& state) const
 {
     return state.sndNxt - state.sndUna;
+}
+
+void
+RdmaLossRecovery::OnDuplicateData(RdmaReceiveState& state,
+                                  RdmaReceiverOps& rx,
+                                  uint64_t /* seq */,
+                                  bool ackRequested)
+{
+    // Re-acknowledge so the requester moves on, once per burst or whenever the packet asks
+    // for an ACK (nothing to acknowledge before the first in-order packet).
+    if ((!state.dupAckSent || ackRequested) && state.expected > 0)
+    {
+        state.dupAckSent = true;
+        rx.SendAck(state.expected - 1);
+    }
+}
+
+RdmaLossRecovery::RxVerdict
+RdmaLossRecovery::OnOutOfOrderData(RdmaReceiveState& state, RdmaReceiverOps& rx, uint64_t seq)
+{
+    rx.CountOutOfOrderDiscard(seq);
+    if (!state.nakOutstanding)
+    {
+        state.nakOutstanding = true;
+        rx.SendNak(state.expected);
+    }
+    return RX_DISCARD;
+}
+
+void
+RdmaLossRecovery::OnPlaceableData(RdmaReceiveState& /* state */,
+                                  RdmaReceiverOps& /* rx */,
+                                  const RdmaRxPacket& /* packet */)
+{
+    NS_ABORT_MSG("loss recovery " << GetName()
+                                  << " places out of order but does not implement OnPlaceableData");
 }
 
 uint32_t

@@ -65,6 +65,101 @@ struct RdmaAckInfo
 
 /**
  * \ingroup rdma
+ * \brief The responder-side sequence state a loss recovery acts on when a data packet is
+ * not the next one expected (RdmaLossRecovery::OnDuplicateData, OnOutOfOrderData).
+ *
+ * The queue pair keeps expected and messageStart as it places packets in order and clears
+ * both flags at every in-order packet; the loss recovery sets the flags and may rewind
+ * expected (through RdmaReceiverOps::DiscardPartialMessage).
+ */
+struct RdmaReceiveState
+{
+    uint64_t expected{0};       //!< next sequence expected in order
+    uint64_t messageStart{0};   //!< first sequence of the message being received
+    bool nakOutstanding{false}; //!< a NAK was sent since the last in-order packet
+    bool dupAckSent{false};     //!< a duplicate was re-acknowledged since then
+    uint32_t ackInterval{1};    //!< the NIC's AckInterval: ACK every this many packets
+};
+
+/**
+ * \ingroup rdma
+ * \brief A data packet as the responder received it, its placement information read
+ * (RdmaLossRecovery::OnPlaceableData).
+ */
+struct RdmaRxPacket
+{
+    uint64_t seq{0};          //!< its sequence
+    uint8_t opcode{0};        //!< BTH opcode
+    uint32_t bytes{0};        //!< payload bytes
+    uint64_t address{0};      //!< WRITE: RETH virtual address; SEND: offset in the message
+    bool ackRequested{false}; //!< BTH AckReq
+};
+
+/**
+ * \ingroup rdma
+ * \brief What a loss recovery may make the responder of its queue pair do about a packet
+ * that is not the next one expected: the replies and the bookkeeping it owns.
+ */
+class RdmaReceiverOps
+{
+  public:
+    virtual ~RdmaReceiverOps() = default;
+    /**
+     * Send an ACK (AETH syndrome ACK).
+     * \param seq the last sequence received in order (the ACK's PSN)
+     */
+    virtual void SendAck(uint64_t seq) = 0;
+    /**
+     * Send a NAK, PSN sequence error (IBTA vol. 1 §9.7.5.1.2); counted in NaksSent.
+     * \param seq the sequence expected (the NAK's PSN)
+     */
+    virtual void SendNak(uint64_t seq) = 0;
+    /// Forget the partially received message: its bytes are no longer received, and
+    /// RdmaReceiveState::expected goes back to messageStart (go-back-0).
+    virtual void DiscardPartialMessage() = 0;
+    /**
+     * Count (and trace) a packet discarded because it arrived out of order.
+     * \param seq its sequence
+     */
+    virtual void CountOutOfOrderDiscard(uint64_t seq) = 0;
+    /**
+     * Count packets that will never arrive (the unreliable mode), one MTU of bytes each.
+     * \param packets how many
+     */
+    virtual void CountLost(uint64_t packets) = 0;
+    /// Count a duplicate data packet handled by OnPlaceableData.
+    virtual void CountDuplicate() = 0;
+    /**
+     * Count (and trace) a packet dropped because it lay beyond the reorder bitmap.
+     * \param seq its sequence
+     */
+    virtual void CountWindowDrop(uint64_t seq) = 0;
+    /**
+     * Place a packet's payload into memory (counted and traced as a placement).
+     * \param packet the packet
+     * \param outOfOrder true if a predecessor is missing
+     */
+    virtual void Place(const RdmaRxPacket& packet, bool outOfOrder) = 0;
+    /**
+     * Deliver a placed packet in sequence order (message bytes, the receive completion of
+     * a last packet); RdmaReceiveState::expected becomes seq + 1.
+     * \param seq its sequence (state.expected)
+     * \param opcode its BTH opcode
+     * \param bytes its payload bytes
+     * \param arrival when it arrived
+     */
+    virtual void Deliver(uint64_t seq, uint8_t opcode, uint32_t bytes, Time arrival) = 0;
+    /**
+     * Send an ACK of state.expected - 1 with a SACK extension (the queue pair fills in
+     * the trigger PSN).
+     * \param triggerSeq the packet whose arrival caused the ACK
+     * \param sack the extension: its bitmap and D-SACK bit
+     */
+    virtual void SendSack(uint64_t triggerSeq, RdmaSackHeader& sack) = 0;
+};
+
+/**
+ * \ingroup rdma
  * \brief Interface of a queue pair's loss recovery.
  *
  * Like ns-3's TcpRecoveryOps (and TcpRateOps beside it), a small pluggable object acting
@@ -74,8 +169,15 @@ struct RdmaAckInfo
  *    ACK, a NAK or the expiry of the recovery timer means for that (OnAck, OnNak, OnTimer),
  *    and when the timer fires next (GetTimerExpiry): retransmission timeout, tail-loss
  *    probe or reordering timer;
- *  - on the responder side, how packets that arrive out of order are treated
- *    (PlacesOutOfOrder, GetReorderWindow, RestartsMessageOnGap).
+ *  - on the responder side, how packets that arrive out of order are treated: what the
+ *    responder does with a duplicate and with a packet beyond a gap (OnDuplicateData,
+ *    OnOutOfOrderData: re-ACK, NAK, discard the partial message, count a loss), or
+ *    whether it places them at once through a reorder bitmap and SACKs them
+ *    (PlacesOutOfOrder, GetReorderWindow, OnPlaceableData), and whether it acknowledges whole
+ * messages only (RestartsMessageOnGap).
+ *
+ * A loss recovery TypeId thus defines both ends of a connection; the queue pair keeps only
+ * the packet parsing, in-order placement and the requester's message bookkeeping.
  *
  * Three schemes exist: RdmaGoBackNLossRecovery (IBTA), RdmaGoBackZeroLossRecovery (restart
  * the message) and RdmaSackLossRecovery (IRN-style selective repeat with RACK-TLP). Both
@@ -165,6 +267,52 @@ class RdmaLossRecovery : public Object
     virtual uint64_t GetPacketsInFlight(const RdmaRecoveryState& state) const;
 
     // ---- responder ----
+
+    /// What the responder does with a packet beyond a gap (OnOutOfOrderData's answer).
+    enum RxVerdict : uint8_t
+    {
+        RX_DISCARD, //!< drop it
+        RX_ACCEPT,  //!< take it as the next packet in order (the gap is given up)
+    };
+
+    /**
+     * A data packet already received arrived again (sequence below state.expected): a
+     * go-back resend, or a lost ACK's packet. Not called when PlacesOutOfOrder().
+     * The default (IBTA vol. 1 §9.7.5.1.2, go-back-N): re-acknowledge state.expected - 1
+     * once per burst of duplicates, and whenever the packet asks for an ACK.
+     * \param state the responder's sequence state
+     * \param rx the responder's replies
+     * \param seq the packet's sequence
+     * \param ackRequested its BTH AckReq bit
+     */
+    virtual void OnDuplicateData(RdmaReceiveState& state,
+                                 RdmaReceiverOps& rx,
+                                 uint64_t seq,
+                                 bool ackRequested);
+
+    /**
+     * A data packet arrived beyond a gap (sequence above state.expected). Not called when
+     * PlacesOutOfOrder().
+     * The default (IBTA vol. 1 §9.7.5.1.2, go-back-N): discard it, and NAK state.expected
+     * once until a packet arrives in order.
+     * \param state the responder's sequence state
+     * \param rx the responder's replies
+     * \param seq the packet's sequence
+     * \return RX_DISCARD or RX_ACCEPT
+     */
+    virtual RxVerdict OnOutOfOrderData(RdmaReceiveState& state, RdmaReceiverOps& rx, uint64_t seq);
+
+    /**
+     * Responder with PlacesOutOfOrder(): a data packet arrived, in order or not. The loss
+     * recovery places it (or drops it), delivers what is now in order, and acknowledges.
+     * The default aborts: a scheme that places out of order must override it.
+     * \param state the responder's sequence state
+     * \param rx the responder's replies
+     * \param packet the packet
+     */
+    virtual void OnPlaceableData(RdmaReceiveState& state,
+                                 RdmaReceiverOps& rx,
+                                 const RdmaRxPacket& packet);
 
     /**
      * \return true if the responder places packets that arrive out of order (reorder

@@ -307,12 +307,21 @@ RdmaNic::SetQueuePairAttribute(const std::string& name, const AttributeValue& va
 void
 RdmaNic::SetQueuePairFactory(const ObjectFactory& factory)
 {
-    NS_ABORT_MSG_IF(factory.GetTypeId() != RdmaQueuePair::GetTypeId() &&
-                        !factory.GetTypeId().IsChildOf(RdmaQueuePair::GetTypeId()),
+    NS_ABORT_MSG_IF(!factory.GetTypeId().IsChildOf(RdmaTransportEndpoint::GetTypeId()),
                     "queue pair factory makes " << factory.GetTypeId().GetName()
-                                                << ", not an ns3::RdmaQueuePair");
+                                                << ", not an ns3::RdmaTransportEndpoint");
     m_qpFactory = factory;
 }
+
+namespace
+{
+/// \return true if tid is ns3::RdmaQueuePair or derives from it
+bool
+IsQueuePairType(TypeId tid)
+{
+    return tid == RdmaQueuePair::GetTypeId() || tid.IsChildOf(RdmaQueuePair::GetTypeId());
+}
+} // namespace
 
 Ptr<RdmaQueuePair>
 RdmaNic::CreateQueuePair()
@@ -329,13 +338,25 @@ RdmaNic::GetQueuePairFactory() const
 std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>>
 RdmaNic::Connect(Ptr<RdmaNic> peer, const ObjectFactory& factory, const ObjectFactory& peerFactory)
 {
+    NS_ABORT_MSG_IF(
+        !IsQueuePairType(factory.GetTypeId()) || !IsQueuePairType(peerFactory.GetTypeId()),
+        "RdmaNic::Connect: the factories make "
+            << factory.GetTypeId().GetName() << " and " << peerFactory.GetTypeId().GetName()
+            << "; both must make an ns3::RdmaQueuePair (else use ConnectEndpoints)");
+    auto [qa, qb] = ConnectEndpoints(peer, factory, peerFactory);
+    return {StaticCast<RdmaQueuePair>(qa), StaticCast<RdmaQueuePair>(qb)};
+}
+
+std::pair<Ptr<RdmaTransportEndpoint>, Ptr<RdmaTransportEndpoint>>
+RdmaNic::ConnectEndpoints(Ptr<RdmaNic> peer,
+                          const ObjectFactory& factory,
+                          const ObjectFactory& peerFactory)
+{
     NS_ABORT_MSG_IF(!peer, "RdmaNic::Connect: no peer NIC");
-    Ptr<RdmaQueuePair> qa = CreateQueuePair(factory);
-    Ptr<RdmaQueuePair> qb = peer->CreateQueuePair(peerFactory);
+    Ptr<RdmaTransportEndpoint> qa = CreateEndpoint(factory);
+    Ptr<RdmaTransportEndpoint> qb = peer->CreateEndpoint(peerFactory);
     // Both ends start from the same PSN, as exchanged out of band in verbs.
-    UintegerValue psn;
-    qa->GetAttribute("InitialPsn", psn);
-    qb->SetAttribute("InitialPsn", psn);
+    qb->SetInitialPsn(qa->GetInitialPsn());
     qa->Connect(peer->GetAddress(), qb->GetQpn());
     qb->Connect(GetAddress(), qa->GetQpn());
     return {qa, qb};
@@ -344,10 +365,19 @@ RdmaNic::Connect(Ptr<RdmaNic> peer, const ObjectFactory& factory, const ObjectFa
 Ptr<RdmaQueuePair>
 RdmaNic::CreateQueuePair(const ObjectFactory& factory)
 {
-    NS_ABORT_MSG_IF(factory.GetTypeId() != RdmaQueuePair::GetTypeId() &&
-                        !factory.GetTypeId().IsChildOf(RdmaQueuePair::GetTypeId()),
+    NS_ABORT_MSG_IF(!IsQueuePairType(factory.GetTypeId()),
+                    "queue pair factory makes "
+                        << factory.GetTypeId().GetName()
+                        << ", not an ns3::RdmaQueuePair (use CreateEndpoint for other transports)");
+    return StaticCast<RdmaQueuePair>(CreateEndpoint(factory));
+}
+
+Ptr<RdmaTransportEndpoint>
+RdmaNic::CreateEndpoint(const ObjectFactory& factory)
+{
+    NS_ABORT_MSG_IF(!factory.GetTypeId().IsChildOf(RdmaTransportEndpoint::GetTypeId()),
                     "queue pair factory makes " << factory.GetTypeId().GetName()
-                                                << ", not an ns3::RdmaQueuePair");
+                                                << ", not an ns3::RdmaTransportEndpoint");
     NS_ABORT_MSG_IF(m_ports.empty(), "RdmaNic::CreateQueuePair before SetDevice");
     const uint32_t headerBytes = 20 + 8 + 12 + 16 + 4; // IPv4, UDP, BTH, RETH, ICRC
     for (const auto& d : m_ports)
@@ -365,6 +395,7 @@ RdmaNic::CreateQueuePair(const ObjectFactory& factory)
         // created; SetPathSelector is refused from then on.
         m_spreads = m_pathSelector->SpreadsQueuePairs();
         m_variesEntropy = m_pathSelector->VariesSourcePort();
+        m_needsAddress = m_pathSelector->NeedsAddress();
     }
     if (!m_ccPrototype)
     {
@@ -383,7 +414,7 @@ RdmaNic::CreateQueuePair(const ObjectFactory& factory)
                                                       << " is not an RdmaLossRecovery");
     }
     const uint32_t qpn = FIRST_QPN + static_cast<uint32_t>(m_qps.size());
-    Ptr<RdmaQueuePair> qp = factory.Create<RdmaQueuePair>();
+    Ptr<RdmaTransportEndpoint> qp = factory.Create<RdmaTransportEndpoint>();
     // A queue pair spread over the ports may send at their sum.
     const DataRate portRate = m_ports[0]->GetDataRate();
     const DataRate lineRate =
@@ -404,6 +435,12 @@ RdmaNic::CreateQueuePair(const ObjectFactory& factory)
 Ptr<RdmaQueuePair>
 RdmaNic::GetQueuePair(uint32_t qpn) const
 {
+    return DynamicCast<RdmaQueuePair>(GetEndpoint(qpn));
+}
+
+Ptr<RdmaTransportEndpoint>
+RdmaNic::GetEndpoint(uint32_t qpn) const
+{
     if (qpn < FIRST_QPN || qpn - FIRST_QPN >= m_qps.size())
     {
         return nullptr;
@@ -422,7 +459,7 @@ RdmaNic::GetQueuePairByIndex(uint32_t i) const
 {
     NS_ABORT_MSG_IF(i >= m_qps.size(),
                     "queue pair index " << i << " out of range 0.." << m_qps.size());
-    return m_qps[i];
+    return DynamicCast<RdmaQueuePair>(m_qps[i]);
 }
 
 uint64_t
@@ -443,7 +480,7 @@ RdmaNic::PullPacket(uint32_t port, uint8_t pausedMask, uint8_t* cls)
     for (std::size_t k = 0; k < n; ++k)
     {
         const std::size_t i = (rrNext + k) % n;
-        RdmaQueuePair* qp = PeekPointer(m_qps[i]);
+        RdmaTransportEndpoint* qp = PeekPointer(m_qps[i]);
         const uint8_t qpClass = qp->GetTrafficClass();
         if (!qp->HasDataToSend() || (pausedMask & (1u << qpClass)))
         {
@@ -455,10 +492,12 @@ RdmaNic::PullPacket(uint32_t port, uint8_t pausedMask, uint8_t* cls)
             earliest = std::min(earliest, t);
             continue;
         }
+        RdmaPathRequest& request = m_pathRequest;
         if (nPorts > 1)
         {
             // The path selector says which port this packet may take (one port: no choice).
-            const uint32_t wanted = m_pathSelector->SelectPort(*qp, nPorts);
+            qp->GetPathRequest(request, m_needsAddress);
+            const uint32_t wanted = m_pathSelector->SelectPort(request, nPorts);
             if (wanted != RdmaPathSelector::ANY_PORT && wanted != port)
             {
                 NS_ABORT_MSG_IF(wanted >= nPorts,
@@ -473,9 +512,13 @@ RdmaNic::PullPacket(uint32_t port, uint8_t pausedMask, uint8_t* cls)
         rrNext = (i + 1) % n;
         *cls = qpClass;
         ++m_portDataPackets[port];
-        Ptr<Packet> p = m_variesEntropy
-                            ? qp->GetNextPacket(m_pathSelector->SelectSourcePort(*qp, nPorts))
-                            : qp->GetNextPacket();
+        if (m_variesEntropy && nPorts == 1)
+        {
+            qp->GetPathRequest(request, m_needsAddress);
+        }
+        Ptr<Packet> p =
+            qp->GetNextPacket(m_variesEntropy ? m_pathSelector->SelectSourcePort(request, nPorts)
+                                              : RdmaTransportEndpoint::OWN_SOURCE_PORT);
         // The queue pair's next packet may be for a port that is idle now.
         for (uint32_t other = 0; other < nPorts; ++other)
         {
@@ -596,7 +639,11 @@ RdmaNic::Receive(uint32_t port, Ptr<RdmaNetDevice> /* device */, Ptr<Packet> p)
     RdmaBthHeader& bth = m_rxBth;
     bth.Read(raw + IPV4_UDP_BYTES);
     p->RemoveAtStart(IPV4_UDP_BYTES + RdmaBthHeader::SIZE);
-    Ptr<RdmaQueuePair> qp = GetQueuePair(bth.GetDestQp());
+    // The endpoint by QPN, without a Ptr copy (m_qps holds it during the call).
+    const uint32_t qpn = bth.GetDestQp();
+    RdmaTransportEndpoint* qp = qpn >= FIRST_QPN && qpn - FIRST_QPN < m_qps.size()
+                                    ? PeekPointer(m_qps[qpn - FIRST_QPN])
+                                    : nullptr;
     if (!qp)
     {
         DiscardRx(packet, "no such destination QP");

@@ -7,6 +7,7 @@
 #include "rdma-aeth-header.h"
 #include "rdma-bth-header.h"
 #include "rdma-queue-pair.h"
+#include "rdma-transport-endpoint.h"
 
 #include "ns3/event-id.h"
 #include "ns3/ipv4-address.h"
@@ -51,6 +52,11 @@ class RdmaPathSelector;
  * Congestion control and loss recovery are chosen by TypeId (CongestionControl and
  * LossRecovery attributes, or SetCongestionControl/SetLossRecovery with a configured
  * prototype); each queue pair gets its own Fork() of the prototype.
+ *
+ * The NIC drives its queue pairs only through RdmaTransportEndpoint (the transport
+ * endpoint seam): the queue-pair factory may make an RdmaQueuePair subclass or any other
+ * endpoint type (CreateEndpoint, ConnectEndpoints), and path selectors see an
+ * RdmaPathRequest, not the queue pair.
  */
 class RdmaNic : public Object
 {
@@ -120,8 +126,9 @@ class RdmaNic : public Object
     void SetQueuePairAttribute(const std::string& name, const AttributeValue& value);
 
     /**
-     * \param factory creates the queue pairs of this NIC (TypeId ns3::RdmaQueuePair with
-     * the attributes to apply)
+     * \param factory creates the queue pairs of this NIC: a TypeId derived from
+     * ns3::RdmaTransportEndpoint (ns3::RdmaQueuePair or a subclass, or another transport)
+     * with the attributes to apply
      */
     void SetQueuePairFactory(const ObjectFactory& factory);
 
@@ -135,10 +142,31 @@ class RdmaNic : public Object
     /**
      * Create a queue pair from another factory: a copy of GetQueuePairFactory() with this
      * queue pair's own attributes set (RdmaHelper::Connect's per-connection attributes).
-     * \param factory makes an ns3::RdmaQueuePair
+     * \param factory makes an ns3::RdmaQueuePair (or a subclass)
      * \return the queue pair
      */
     Ptr<RdmaQueuePair> CreateQueuePair(const ObjectFactory& factory);
+
+    /**
+     * Create a transport endpoint of any RdmaTransportEndpoint type, give it the next QPN,
+     * a fork of the congestion control and loss recovery prototypes and the NIC's
+     * callbacks (RdmaTransportEndpoint::Setup). CreateQueuePair is this for RC queue pairs.
+     * \param factory makes an ns3::RdmaTransportEndpoint
+     * \return the endpoint
+     */
+    Ptr<RdmaTransportEndpoint> CreateEndpoint(const ObjectFactory& factory);
+
+    /**
+     * As Connect, for endpoints of any RdmaTransportEndpoint type.
+     * \param peer the responder's NIC
+     * \param factory makes this end
+     * \param peerFactory makes the peer's end
+     * \return this end and the peer's
+     */
+    std::pair<Ptr<RdmaTransportEndpoint>, Ptr<RdmaTransportEndpoint>> ConnectEndpoints(
+        Ptr<RdmaNic> peer,
+        const ObjectFactory& factory,
+        const ObjectFactory& peerFactory);
 
     /// \return the factory of this NIC's queue pairs (its attributes as set so far)
     const ObjectFactory& GetQueuePairFactory() const;
@@ -159,14 +187,20 @@ class RdmaNic : public Object
 
     /**
      * \param qpn a queue pair number
-     * \return the queue pair, or nullptr
+     * \return the queue pair, or nullptr (also if that endpoint is not an RdmaQueuePair)
      */
     Ptr<RdmaQueuePair> GetQueuePair(uint32_t qpn) const;
+    /**
+     * \param qpn a queue pair number
+     * \return the endpoint, or nullptr
+     */
+    Ptr<RdmaTransportEndpoint> GetEndpoint(uint32_t qpn) const;
     /// \return number of queue pairs created
     uint32_t GetNQueuePairs() const;
     /**
      * \param i index, 0 .. GetNQueuePairs()-1
-     * \return the i-th queue pair created
+     * \return the i-th queue pair created (nullptr if that endpoint is not an
+     * RdmaQueuePair)
      */
     Ptr<RdmaQueuePair> GetQueuePairByIndex(uint32_t i) const;
 
@@ -214,13 +248,15 @@ class RdmaNic : public Object
     std::vector<uint64_t> m_portDataPackets; //!< per port: data packets sent
     uint32_t m_controlPort{0};               //!< port of the packet being received
     Ipv4Address m_address;
-    std::vector<Ptr<RdmaQueuePair>> m_qps; //!< indexed by QPN - FIRST_QPN
+    std::vector<Ptr<RdmaTransportEndpoint>> m_qps; //!< indexed by QPN - FIRST_QPN
     EventId m_pacerEvent;
     EventId m_kickEvent;
     TypeId m_pathSelectorTypeId;
     Ptr<RdmaPathSelector> m_pathSelector;
-    bool m_spreads{false};       //!< m_pathSelector->SpreadsQueuePairs(), cached
-    bool m_variesEntropy{false}; //!< m_pathSelector->VariesSourcePort(), cached
+    bool m_spreads{false};         //!< m_pathSelector->SpreadsQueuePairs(), cached
+    bool m_variesEntropy{false};   //!< m_pathSelector->VariesSourcePort(), cached
+    bool m_needsAddress{false};    //!< m_pathSelector->NeedsAddress(), cached
+    RdmaPathRequest m_pathRequest; //!< the request PullPacket fills (kept: no per-packet set-up)
     uint64_t m_rxDiscards{0};
 
     TypeId m_ccTypeId;

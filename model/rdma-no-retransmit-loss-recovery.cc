@@ -76,4 +76,14 @@ RdmaNoRetransmitLossRecovery::Retransmits() const
     return false;
 }
 
+RdmaLossRecovery::RxVerdict
+RdmaNoRetransmitLossRecovery::OnOutOfOrderData(RdmaReceiveState& state,
+                                               RdmaReceiverOps& rx,
+                                               uint64_t seq)
+{
+    // The gap is lost for good: count it and take this packet as the next one; no NAK.
+    rx.CountLost(seq - state.expected);
+    return RX_ACCEPT;
+}
+
 } // namespace ns3

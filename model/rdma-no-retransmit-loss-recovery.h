@@ -42,6 +42,7 @@ class RdmaNoRetransmitLossRecovery : public RdmaLossRecovery
     Time GetTimerExpiry() const override;
     bool PlacesOutOfOrder() const override;
     bool Retransmits() const override;
+    RxVerdict OnOutOfOrderData(RdmaReceiveState& state, RdmaReceiverOps& rx, uint64_t seq) override;
 };
 
 } // namespace ns3

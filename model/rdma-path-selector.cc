@@ -3,8 +3,6 @@
  */
 #include "rdma-path-selector.h"
 
-#include "rdma-queue-pair.h"
-
 #include "ns3/log.h"
 
 namespace ns3
@@ -37,10 +35,16 @@ RdmaPathSelector::VariesSourcePort() const
     return false;
 }
 
-uint16_t
-RdmaPathSelector::SelectSourcePort(const RdmaQueuePair& qp, uint32_t /* nPorts */)
+bool
+RdmaPathSelector::NeedsAddress() const
 {
-    return qp.GetSourcePort();
+    return false;
+}
+
+uint16_t
+RdmaPathSelector::SelectSourcePort(const RdmaPathRequest& request, uint32_t /* nPorts */)
+{
+    return request.sourcePort;
 }
 
 } // namespace ns3

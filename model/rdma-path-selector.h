@@ -4,6 +4,7 @@
 #ifndef RDMA_PATH_SELECTOR_H
 #define RDMA_PATH_SELECTOR_H
 
+#include "ns3/ipv4-address.h"
 #include "ns3/object.h"
 
 #include <cstdint>
@@ -11,7 +12,24 @@
 namespace ns3
 {
 
-class RdmaQueuePair;
+/**
+ * \ingroup rdma
+ * \brief What a path selector may read about the next data packet of a queue pair: exactly
+ * what the selectors of this module use, filled by the transport endpoint
+ * (RdmaTransportEndpoint::GetPathRequest), so that a selector depends on no queue pair.
+ */
+struct RdmaPathRequest
+{
+    Ipv4Address localAddress;  //!< the NIC's address (RdmaQpPathSelector's hash)
+    Ipv4Address remoteAddress; //!< the remote NIC's address (RdmaQpPathSelector's hash)
+    uint16_t sourcePort{0};    //!< the queue pair's own UDP source port (hash, entropy base)
+    uint64_t packetsSent{0};   //!< data packets it sent so far (RdmaSprayPathSelector's turn)
+    uint32_t mtu{0};           //!< its path MTU (RdmaAddressInterleavePathSelector's check)
+    /// Remote memory address of the next packet's first byte: WRITE, the virtual address;
+    /// SEND, the byte offset in the message. Filled only for selectors whose NeedsAddress()
+    /// is true (finding it costs a message look-up).
+    uint64_t address{0};
+};
 
 /**
  * \ingroup rdma
@@ -38,7 +56,7 @@ class RdmaQueuePair;
  *
  * Only data packets are steered; ACKs, NAKs and CNPs leave through the port the packet
  * that triggered them arrived on. The decisions run once per data packet: implementations
- * must not allocate and should read only the queue pair's counters.
+ * must not allocate; they see the queue pair only through an RdmaPathRequest.
  */
 class RdmaPathSelector : public Object
 {
@@ -69,21 +87,27 @@ class RdmaPathSelector : public Object
     virtual bool VariesSourcePort() const;
 
     /**
+     * \return true if SelectPort reads RdmaPathRequest::address (the NIC fills it only
+     * then)
+     */
+    virtual bool NeedsAddress() const;
+
+    /**
      * The port the next data packet of a queue pair must leave on. Only called when the
      * NIC has two or more ports and the queue pair has a packet to send now.
-     * \param qp the queue pair
+     * \param request the queue pair and its next packet
      * \param nPorts number of NIC ports
      * \return a port index below nPorts, or ANY_PORT
      */
-    virtual uint32_t SelectPort(const RdmaQueuePair& qp, uint32_t nPorts) = 0;
+    virtual uint32_t SelectPort(const RdmaPathRequest& request, uint32_t nPorts) = 0;
 
     /**
      * The UDP source port of the next data packet of a queue pair (its ECMP entropy).
-     * \param qp the queue pair
+     * \param request the queue pair and its next packet
      * \param nPorts number of NIC ports
-     * \return the source port; the default is the queue pair's own (RdmaQueuePair::SourcePort)
+     * \return the source port; the default is the queue pair's own (request.sourcePort)
      */
-    virtual uint16_t SelectSourcePort(const RdmaQueuePair& qp, uint32_t nPorts);
+    virtual uint16_t SelectSourcePort(const RdmaPathRequest& request, uint32_t nPorts);
 };
 
 } // namespace ns3

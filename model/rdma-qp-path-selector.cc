@@ -4,7 +4,6 @@
 #include "rdma-qp-path-selector.h"
 
 #include "rdma-load-balancer.h"
-#include "rdma-queue-pair.h"
 
 #include "ns3/log.h"
 
@@ -54,11 +53,11 @@ RdmaQpPathSelector::PortOf(uint32_t localAddress,
 }
 
 uint32_t
-RdmaQpPathSelector::SelectPort(const RdmaQueuePair& qp, uint32_t nPorts)
+RdmaQpPathSelector::SelectPort(const RdmaPathRequest& request, uint32_t nPorts)
 {
-    return PortOf(qp.GetLocalAddress().Get(),
-                  qp.GetRemoteAddress().Get(),
-                  qp.GetSourcePort(),
+    return PortOf(request.localAddress.Get(),
+                  request.remoteAddress.Get(),
+                  request.sourcePort,
                   nPorts);
 }
 

@@ -35,7 +35,7 @@ class RdmaQpPathSelector : public RdmaPathSelector
     ~RdmaQpPathSelector() override;
 
     bool SpreadsQueuePairs() const override;
-    uint32_t SelectPort(const RdmaQueuePair& qp, uint32_t nPorts) override;
+    uint32_t SelectPort(const RdmaPathRequest& request, uint32_t nPorts) override;
 
     /**
      * The port every packet of a queue pair takes.

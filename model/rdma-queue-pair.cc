@@ -50,7 +50,7 @@ RdmaQueuePair::GetTypeId()
 {
     static TypeId tid =
         TypeId("ns3::RdmaQueuePair")
-            .SetParent<Object>()
+            .SetParent<RdmaTransportEndpoint>()
             .SetGroupName("Rdma")
             .AddConstructor<RdmaQueuePair>()
             .AddAttribute("InitialPsn",
@@ -63,7 +63,7 @@ RdmaQueuePair::GetTypeId()
                           "DSCP of data and ACK packets; the traffic class is DSCP >> 3. "
                           "26 (class 3) is the RoCE default of NVIDIA NICs.",
                           UintegerValue(26),
-                          MakeUintegerAccessor(&RdmaQueuePair::m_dscp),
+                          MakeUintegerAccessor(&RdmaQueuePair::SetDscp, &RdmaQueuePair::GetDscp),
                           MakeUintegerChecker<uint8_t>(0, 63))
             .AddAttribute("SourcePort",
                           "UDP source port (the flow's ECMP entropy); 0 derives it from the "
@@ -211,6 +211,7 @@ RdmaQueuePair::Setup(uint32_t qpn,
     }
     m_sendTimes.assign(SEND_TIME_RING_MIN, AMBIGUOUS_SEND_TIME);
     m_rs.baseRto = params.retransmitTimeout;
+    m_rxs.ackInterval = params.ackInterval;
     m_selective = lr->PlacesOutOfOrder();
     m_restartOnGap = lr->RestartsMessageOnGap();
     m_unreliable = !lr->Retransmits();
@@ -221,7 +222,6 @@ RdmaQueuePair::Setup(uint32_t qpn,
                         "loss recovery " << lr->GetName() << " asks for a reorder bitmap of "
                                          << window << " packets; valid: 1.."
                                          << RdmaSackHeader::MAX_BITS);
-        m_rxSlots.assign(window, RxSlot());
     }
 }
 
@@ -310,10 +310,31 @@ RdmaQueuePair::GetMtu() const
     return m_params.mtu;
 }
 
-uint8_t
-RdmaQueuePair::GetTrafficClass() const
+uint32_t
+RdmaQueuePair::GetInitialPsn() const
 {
-    return m_dscp >> 3;
+    return m_initialPsn;
+}
+
+void
+RdmaQueuePair::SetInitialPsn(uint32_t psn)
+{
+    NS_ABORT_MSG_IF(psn > PSN_MASK, "initial PSN " << psn << " does not fit the 24-bit BTH field");
+    NS_ABORT_MSG_IF(m_connected, "RdmaQueuePair::SetInitialPsn after Connect");
+    m_initialPsn = psn;
+}
+
+void
+RdmaQueuePair::SetDscp(uint8_t dscp)
+{
+    m_dscp = dscp;
+    m_trafficClass = dscp >> 3;
+}
+
+uint8_t
+RdmaQueuePair::GetDscp() const
+{
+    return m_dscp;
 }
 
 uint16_t
@@ -331,12 +352,6 @@ RdmaQueuePair::HasDataToSend() const
     }
     uint64_t seq;
     return m_lr->GetNextSequence(m_rs, seq);
-}
-
-Time
-RdmaQueuePair::GetNextSendTime() const
-{
-    return m_nextSendTime;
 }
 
 uint32_t
@@ -398,9 +413,24 @@ RdmaQueuePair::GetNextPacketAddress() const
     return m.wr.opcode == RdmaWorkRequest::WRITE ? m.wr.remoteAddress + offset : offset;
 }
 
+void
+RdmaQueuePair::GetPathRequest(RdmaPathRequest& request, bool withAddress) const
+{
+    request.localAddress = m_localAddress;
+    request.remoteAddress = m_remoteAddress;
+    request.sourcePort = m_sourcePort;
+    request.packetsSent = m_packetsSent;
+    request.mtu = m_params.mtu;
+    request.address = withAddress ? GetNextPacketAddress() : 0;
+}
+
 Ptr<Packet>
 RdmaQueuePair::GetNextPacket(uint16_t sourcePort)
 {
+    if (sourcePort == OWN_SOURCE_PORT)
+    {
+        sourcePort = m_sourcePort;
+    }
     uint64_t seq = 0;
     const bool any = m_lr->GetNextSequence(m_rs, seq);
     NS_ASSERT_MSG(any, "GetNextPacket without a packet to send");
@@ -986,58 +1016,27 @@ RdmaQueuePair::ReceiveData(Ptr<Packet> payload, const RdmaBthHeader& bth, bool e
         payload->PeekTrailer(m_rxIntTrailer); // echoed in the ACK this packet triggers
     }
     const uint8_t opcode = bth.GetOpcode();
-    const uint64_t seq = PsnToSeq(bth.GetPsn(), m_rxExpected);
+    const uint64_t seq = PsnToSeq(bth.GetPsn(), m_rxs.expected);
     if (m_selective)
     {
         ReceiveDataSelective(payload, bth, seq);
         return;
     }
-    if (seq < m_rxExpected)
+    if (seq < m_rxs.expected)
     {
-        // Duplicate (a go-back-N resend or a lost ACK): re-acknowledge so the requester
-        // moves on, once per burst or whenever the packet asks for an ACK. Go-back-0
-        // acknowledges whole messages only.
         ++m_duplicates;
-        const uint64_t acked = m_restartOnGap ? m_rxCommitted : m_rxExpected;
-        if ((!m_dupAckSent || bth.GetAckRequest()) && acked > 0)
-        {
-            m_dupAckSent = true;
-            SendAck(acked - 1, RdmaAethHeader::AckSyndrome());
-        }
+        m_lr->OnDuplicateData(m_rxs, *this, seq, bth.GetAckRequest());
         return;
     }
-    if (seq > m_rxExpected && m_unreliable)
+    if (seq > m_rxs.expected &&
+        m_lr->OnOutOfOrderData(m_rxs, *this, seq) == RdmaLossRecovery::RX_DISCARD)
     {
-        // Unreliable mode: the gap is lost for good; take this packet as the next one.
-        const uint64_t lost = seq - m_rxExpected;
-        m_packetsLost += lost;
-        m_bytesLost += lost * m_params.mtu;
-        NS_LOG_LOGIC("qp " << m_qpn << " skips " << lost << " lost packets before seq " << seq);
-    }
-    else if (seq > m_rxExpected)
-    {
-        ++m_oooDiscards;
-        m_oooDiscardTrace(seq);
-        if (!m_nakOutstanding)
-        {
-            m_nakOutstanding = true;
-            if (m_restartOnGap)
-            {
-                // Go-back-0: the partial message is discarded and asked for again.
-                m_bytesReceived -= m_rxMessageBytes;
-                m_rxMessageBytes = 0;
-                m_rxExpected = m_rxCommitted;
-            }
-            ++m_naksSent;
-            SendAck(m_rxExpected,
-                    RdmaAethHeader::NakSyndrome(RdmaAethHeader::NAK_PSN_SEQUENCE_ERROR));
-        }
         return;
     }
 
     // In order: place it.
-    m_nakOutstanding = false;
-    m_dupAckSent = false;
+    m_rxs.nakOutstanding = false;
+    m_rxs.dupAckSent = false;
     const uint32_t payloadBytes = payload->GetSize() - TailBytes() - bth.GetPadCount() -
                                   (RdmaBthHeader::HasReth(opcode) ? RdmaRethHeader::SIZE : 0u);
     if (RdmaBthHeader::HasReth(opcode))
@@ -1076,12 +1075,12 @@ RdmaQueuePair::ReceiveData(Ptr<Packet> payload, const RdmaBthHeader& bth, bool e
 void
 RdmaQueuePair::DeliverInOrder(uint64_t seq, uint8_t opcode, uint32_t bytes, Time arrival)
 {
-    m_rxExpected = seq + 1;
+    m_rxs.expected = seq + 1;
     if (RdmaBthHeader::IsFirstOrOnly(opcode))
     {
         m_rxMessageBytes = 0;
         m_rxMessageStart = arrival;
-        m_rxCommitted = seq;
+        m_rxs.messageStart = seq;
         m_rxOpcode =
             RdmaBthHeader::IsWrite(opcode) ? RdmaWorkRequest::WRITE : RdmaWorkRequest::SEND;
     }
@@ -1089,7 +1088,7 @@ RdmaQueuePair::DeliverInOrder(uint64_t seq, uint8_t opcode, uint32_t bytes, Time
     m_bytesReceived += bytes;
     if (RdmaBthHeader::IsLastOrOnly(opcode))
     {
-        m_rxCommitted = seq + 1;
+        m_rxs.messageStart = seq + 1;
         m_msn = (m_msn + 1) & PSN_MASK;
         RdmaCompletion c;
         c.qpn = m_qpn;
@@ -1108,89 +1107,28 @@ RdmaQueuePair::DeliverInOrder(uint64_t seq, uint8_t opcode, uint32_t bytes, Time
 void
 RdmaQueuePair::ReceiveDataSelective(Ptr<Packet> payload, const RdmaBthHeader& bth, uint64_t seq)
 {
-    const uint8_t opcode = bth.GetOpcode();
-    const uint64_t window = m_rxSlots.size();
     // Every packet says where it goes: a RETH (WRITE) or a placement header (SEND).
-    uint64_t address;
+    RdmaRxPacket packet;
+    packet.seq = seq;
+    packet.opcode = bth.GetOpcode();
+    packet.ackRequested = bth.GetAckRequest();
     uint32_t headerBytes;
-    if (RdmaBthHeader::IsWrite(opcode))
+    if (RdmaBthHeader::IsWrite(packet.opcode))
     {
         RdmaRethHeader reth;
         payload->PeekHeader(reth);
-        address = reth.GetVirtualAddress();
+        packet.address = reth.GetVirtualAddress();
         headerBytes = RdmaRethHeader::SIZE;
     }
     else
     {
         RdmaPlacementHeader placement;
         payload->PeekHeader(placement);
-        address = placement.GetOffset();
+        packet.address = placement.GetOffset();
         headerBytes = RdmaPlacementHeader::SIZE;
     }
-    if (seq < m_rxExpected || (seq < m_rxExpected + window && m_rxSlots[seq % window].present))
-    {
-        // Already placed (a spurious retransmission or a probe): say so (D-SACK).
-        ++m_duplicates;
-        SendSackAck(seq, true);
-        return;
-    }
-    if (seq >= m_rxExpected + window)
-    {
-        ++m_windowDrops;
-        m_windowDropTrace(seq);
-        SendSackAck(seq, false);
-        return;
-    }
-    const uint32_t payloadBytes =
-        payload->GetSize() - TailBytes() - bth.GetPadCount() - headerBytes;
-    const bool outOfOrder = seq > m_rxExpected;
-    RxSlot& slot = m_rxSlots[seq % window];
-    slot.present = true;
-    slot.opcode = opcode;
-    slot.bytes = payloadBytes;
-    slot.arrival = Simulator::Now();
-    m_bytesPlaced += payloadBytes;
-    if (outOfOrder)
-    {
-        ++m_oooPlacements;
-    }
-    m_placementTrace(seq, address, payloadBytes, outOfOrder);
-    m_rxHighest = std::max(m_rxHighest, seq + 1);
-
-    // Deliver what is now in order, completing messages in order.
-    bool lastDelivered = false;
-    while (m_rxExpected < m_rxHighest && m_rxSlots[m_rxExpected % window].present)
-    {
-        RxSlot& s = m_rxSlots[m_rxExpected % window];
-        s.present = false;
-        lastDelivered |= RdmaBthHeader::IsLastOrOnly(s.opcode);
-        DeliverInOrder(m_rxExpected, s.opcode, s.bytes, s.arrival);
-    }
-    const bool holes = m_rxHighest > m_rxExpected;
-    if (++m_unackedPackets >= m_params.ackInterval || bth.GetAckRequest() || lastDelivered ||
-        holes || outOfOrder)
-    {
-        m_unackedPackets = 0;
-        SendSackAck(seq, false);
-    }
-}
-
-void
-RdmaQueuePair::SendSackAck(uint64_t triggerSeq, bool duplicate)
-{
-    RdmaSackHeader sack;
-    sack.SetDuplicate(duplicate);
-    sack.SetTriggerPsn(SeqToPsn(triggerSeq));
-    const uint64_t window = m_rxSlots.size();
-    for (uint64_t s = m_rxExpected + 1; s < m_rxHighest; ++s)
-    {
-        if (m_rxSlots[s % window].present)
-        {
-            sack.SetReceived(static_cast<uint32_t>(s - m_rxExpected - 1));
-        }
-    }
-    // m_rxExpected - 1 wraps to the PSN before InitialPsn when nothing arrived in order.
-    SendAck(m_rxExpected - 1, RdmaAethHeader::AckSyndrome(), &sack);
+    packet.bytes = payload->GetSize() - TailBytes() - bth.GetPadCount() - headerBytes;
+    m_lr->OnPlaceableData(m_rxs, *this, packet);
 }
 
 void
@@ -1243,6 +1181,81 @@ RdmaQueuePair::SendAck(uint64_t seq, uint8_t syndrome, const RdmaSackHeader* sac
                         p->GetSize());
     p->AddHeader(stack);
     m_sendControl(p, dscp >> 3);
+}
+
+void
+RdmaQueuePair::SendAck(uint64_t seq)
+{
+    SendAck(seq, RdmaAethHeader::AckSyndrome());
+}
+
+void
+RdmaQueuePair::SendNak(uint64_t seq)
+{
+    ++m_naksSent;
+    SendAck(seq, RdmaAethHeader::NakSyndrome(RdmaAethHeader::NAK_PSN_SEQUENCE_ERROR));
+}
+
+void
+RdmaQueuePair::DiscardPartialMessage()
+{
+    m_bytesReceived -= m_rxMessageBytes;
+    m_rxMessageBytes = 0;
+    m_rxs.expected = m_rxs.messageStart;
+}
+
+void
+RdmaQueuePair::CountOutOfOrderDiscard(uint64_t seq)
+{
+    ++m_oooDiscards;
+    m_oooDiscardTrace(seq);
+}
+
+void
+RdmaQueuePair::CountLost(uint64_t packets)
+{
+    m_packetsLost += packets;
+    m_bytesLost += packets * m_params.mtu;
+    NS_LOG_LOGIC("qp " << m_qpn << " skips " << packets << " lost packets before seq "
+                       << m_rxs.expected + packets);
+}
+
+void
+RdmaQueuePair::CountDuplicate()
+{
+    ++m_duplicates;
+}
+
+void
+RdmaQueuePair::CountWindowDrop(uint64_t seq)
+{
+    ++m_windowDrops;
+    m_windowDropTrace(seq);
+}
+
+void
+RdmaQueuePair::Place(const RdmaRxPacket& packet, bool outOfOrder)
+{
+    m_bytesPlaced += packet.bytes;
+    if (outOfOrder)
+    {
+        ++m_oooPlacements;
+    }
+    m_placementTrace(packet.seq, packet.address, packet.bytes, outOfOrder);
+}
+
+void
+RdmaQueuePair::Deliver(uint64_t seq, uint8_t opcode, uint32_t bytes, Time arrival)
+{
+    DeliverInOrder(seq, opcode, bytes, arrival);
+}
+
+void
+RdmaQueuePair::SendSack(uint64_t triggerSeq, RdmaSackHeader& sack)
+{
+    sack.SetTriggerPsn(SeqToPsn(triggerSeq));
+    // m_rxs.expected - 1 wraps to the PSN before InitialPsn when nothing arrived in order.
+    SendAck(m_rxs.expected - 1, RdmaAethHeader::AckSyndrome(), &sack);
 }
 
 void

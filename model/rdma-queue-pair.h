@@ -12,6 +12,8 @@
 #include "rdma-int-trailer.h"
 #include "rdma-loss-recovery.h"
 #include "rdma-net-device.h"
+#include "rdma-path-selector.h"
+#include "rdma-transport-endpoint.h"
 #include "rdma-work-request.h"
 
 #include "ns3/callback.h"
@@ -33,26 +35,6 @@ class RdmaSackHeader;
 
 /**
  * \ingroup rdma
- * \brief NIC-wide settings a queue pair needs, copied into it when it is created.
- */
-struct RdmaQpParameters
-{
-    uint32_t mtu{1024};            //!< payload bytes per packet (IB path MTU)
-    uint32_t ackInterval{1};       //!< responder: ACK every this many in-order packets
-    Time retransmitTimeout;        //!< requester: local ACK timeout
-    Time cnpInterval;              //!< responder: minimum gap between CNPs of one QP
-    bool cnpEnabled{true};         //!< responder: CE-marked packets make CNPs (DCQCN's NP)
-    uint8_t cnpDscp{48};           //!< DSCP of CNPs
-    int16_t ackDscp{-1};           //!< DSCP of ACKs and NAKs, -1 = the queue pair's data DSCP
-    bool ecnCapable{true};         //!< data packets are sent ECT(0)
-    uint16_t partitionKey{0xFFFF}; //!< BTH P_Key
-    /// A port of the NIC: what a packet costs on its wire under the port's Framing (the
-    /// pacer charges that). Null: real Ethernet framing.
-    Ptr<const RdmaNetDevice> port;
-};
-
-/**
- * \ingroup rdma
  * \brief A reliable-connected (RC) queue pair of a RoCEv2 NIC: requester and responder.
  *
  * Requester: segments posted WRITE and SEND work requests into packets of at most the
@@ -70,17 +52,19 @@ struct RdmaQpParameters
  * SEND packet an RdmaPlacementHeader, so that it can be placed without its predecessors;
  * messages still complete to the application in order.
  *
+ * It is the NIC's RdmaTransportEndpoint for RC: the NIC drives it only through that
+ * interface; a subclass set with RdmaNic::SetQueuePairFactory may override any of those
+ * calls.
+ *
  * Sequence numbers are kept as 64-bit counters; the BTH carries (InitialPsn + seq) mod 2^24,
  * and received PSNs are unwrapped relative to the expected one, so PSN wrap-around is
  * transparent.
  */
-class RdmaQueuePair : public Object
+class RdmaQueuePair : public RdmaTransportEndpoint, private RdmaReceiverOps
 {
   public:
     /// Completion notification.
     typedef Callback<void, const RdmaCompletion&> CompletionCallback;
-    /// Hands a control packet (ACK, NAK, CNP: IPv4 packet) and its class to the NIC.
-    typedef Callback<void, Ptr<Packet>, uint8_t> ControlSendCallback;
 
     /// TracedCallback signature for sequence events.
     typedef void (*SequenceTracedCallback)(uint64_t seq);
@@ -137,14 +121,17 @@ class RdmaQueuePair : public Object
                Ptr<RdmaCongestionControl> cc,
                Ptr<RdmaLossRecovery> lr,
                Callback<void> txReady,
-               ControlSendCallback sendControl);
+               ControlSendCallback sendControl) override;
 
     /**
      * Connect to the remote queue pair (verbs: modify to RTR and RTS).
      * \param remoteAddress the remote NIC's IPv4 address
      * \param remoteQpn the remote queue pair number
      */
-    void Connect(Ipv4Address remoteAddress, uint32_t remoteQpn);
+    void Connect(Ipv4Address remoteAddress, uint32_t remoteQpn) override;
+
+    uint32_t GetInitialPsn() const override;
+    void SetInitialPsn(uint32_t psn) override;
 
     /**
      * Post a work request to the send queue.
@@ -158,7 +145,7 @@ class RdmaQueuePair : public Object
     void SetReceiveCompletionCallback(CompletionCallback cb);
 
     /// \return the local queue pair number
-    uint32_t GetQpn() const;
+    uint32_t GetQpn() const override;
     /// \return the remote queue pair number
     uint32_t GetRemoteQpn() const;
     /// \return the remote NIC's address
@@ -167,15 +154,11 @@ class RdmaQueuePair : public Object
     Ipv4Address GetLocalAddress() const;
     /// \return the path MTU: payload bytes per packet
     uint32_t GetMtu() const;
-    /// \return the traffic class of the queue pair's data (DSCP >> 3)
-    uint8_t GetTrafficClass() const;
     /// \return the UDP source port (ECMP entropy)
     uint16_t GetSourcePort() const;
 
     /// \return true if there are packets to (re)transmit and the window allows one
-    bool HasDataToSend() const;
-    /// \return earliest time the pacer allows the next packet
-    Time GetNextSendTime() const;
+    bool HasDataToSend() const override;
     /**
      * Build the next data packet and advance the send state. Only call when
      * HasDataToSend() and GetNextSendTime() <= now.
@@ -185,10 +168,10 @@ class RdmaQueuePair : public Object
     /**
      * As GetNextPacket, with a given UDP source port (a host-side path selector's entropy)
      * instead of the queue pair's own.
-     * \param sourcePort the UDP source port of this packet
+     * \param sourcePort the UDP source port of this packet (OWN_SOURCE_PORT: its own)
      * \return the IPv4 packet
      */
-    Ptr<Packet> GetNextPacket(uint16_t sourcePort);
+    Ptr<Packet> GetNextPacket(uint16_t sourcePort) override;
     /**
      * The remote memory address the next data packet targets: for a WRITE the virtual
      * address of its first byte, for a SEND its byte offset in the message. Only call when
@@ -196,6 +179,13 @@ class RdmaQueuePair : public Object
      * \return the address
      */
     uint64_t GetNextPacketAddress() const;
+    /**
+     * Describe the next data packet to the NIC's path selector. Only call when
+     * HasDataToSend().
+     * \param[out] request what the selector reads
+     * \param withAddress fill request.address too (GetNextPacketAddress)
+     */
+    void GetPathRequest(RdmaPathRequest& request, bool withAddress) const override;
 
     /**
      * A data packet for this queue pair arrived (responder side).
@@ -204,7 +194,10 @@ class RdmaQueuePair : public Object
      * \param ecnCe true if the IPv4 ECN field was CE
      * \param ttl the IPv4 TTL it arrived with (the hop count is 64 - ttl)
      */
-    void ReceiveData(Ptr<Packet> payload, const RdmaBthHeader& bth, bool ecnCe, uint8_t ttl = 64);
+    void ReceiveData(Ptr<Packet> payload,
+                     const RdmaBthHeader& bth,
+                     bool ecnCe,
+                     uint8_t ttl = 64) override;
     /**
      * An ACK or NAK arrived (requester side).
      * \param bth its BTH
@@ -214,9 +207,9 @@ class RdmaQueuePair : public Object
      */
     void ReceiveAck(const RdmaBthHeader& bth,
                     const RdmaAethHeader& aeth,
-                    Ptr<Packet> rest = nullptr);
+                    Ptr<Packet> rest = nullptr) override;
     /// A CNP arrived (requester side).
-    void ReceiveCnp();
+    void ReceiveCnp() override;
 
     /// \return the congestion control state (rate, window)
     const RdmaCcState& GetCcState() const;
@@ -294,15 +287,6 @@ class RdmaQueuePair : public Object
         Time postTime;
     };
 
-    /// One slot of the responder's reorder bitmap (out-of-order placement).
-    struct RxSlot
-    {
-        bool present{false}; //!< placed, not yet delivered in order
-        uint8_t opcode{0};   //!< BTH opcode
-        uint32_t bytes{0};   //!< payload bytes
-        Time arrival;        //!< arrival time
-    };
-
     /// \return index in m_txMessages of the message holding seq
     std::size_t FindMessage(uint64_t seq) const;
     /**
@@ -349,10 +333,9 @@ class RdmaQueuePair : public Object
     void RecoveryTimerExpired();
     /// Responder: deliver a packet in PSN order (message bytes, completion).
     void DeliverInOrder(uint64_t seq, uint8_t opcode, uint32_t bytes, Time arrival);
-    /// Responder with out-of-order placement: a data packet arrived.
+    /// Responder with out-of-order placement: a data packet arrived; read where it goes
+    /// and hand it to the loss recovery (OnPlaceableData).
     void ReceiveDataSelective(Ptr<Packet> payload, const RdmaBthHeader& bth, uint64_t seq);
-    /// Responder with out-of-order placement: ACK with the SACK extension.
-    void SendSackAck(uint64_t triggerSeq, bool duplicate);
     /// Build and send an ACK (syndrome ACK) or a NAK for the given sequence, with a SACK
     /// extension if sack is not null.
     void SendAck(uint64_t seq, uint8_t syndrome, const RdmaSackHeader* sack = nullptr);
@@ -363,6 +346,22 @@ class RdmaQueuePair : public Object
     void RecordSendTime(uint64_t seq, bool retransmission);
     /// The congestion control changed the rate on its own: re-pace, wake the NIC.
     void RateChanged();
+    /// \param dscp the DSCP of the queue pair's data (Dscp attribute; sets the traffic class)
+    void SetDscp(uint8_t dscp);
+    /// \return the DSCP of the queue pair's data
+    uint8_t GetDscp() const;
+
+    // RdmaReceiverOps: the loss recovery's replies to packets out of order.
+    void SendAck(uint64_t seq) override;
+    void SendNak(uint64_t seq) override;
+    void DiscardPartialMessage() override;
+    void CountOutOfOrderDiscard(uint64_t seq) override;
+    void CountLost(uint64_t packets) override;
+    void CountDuplicate() override;
+    void CountWindowDrop(uint64_t seq) override;
+    void Place(const RdmaRxPacket& packet, bool outOfOrder) override;
+    void Deliver(uint64_t seq, uint8_t opcode, uint32_t bytes, Time arrival) override;
+    void SendSack(uint64_t triggerSeq, RdmaSackHeader& sack) override;
 
     // configuration
     uint32_t m_qpn{0};
@@ -382,7 +381,7 @@ class RdmaQueuePair : public Object
     CompletionCallback m_recvCompletion;
 
     bool m_selective{false};       //!< m_lr->PlacesOutOfOrder(), cached
-    bool m_restartOnGap{false};    //!< m_lr->RestartsMessageOnGap(), cached
+    bool m_restartOnGap{false};    //!< m_lr->RestartsMessageOnGap(), cached (ACK whole messages)
     bool m_unreliable{false};      //!< !m_lr->Retransmits(), cached
     bool m_wantTimestamps{false};  //!< m_cc->NeedsTimestamps(), cached
     bool m_wantTelemetry{false};   //!< m_cc->NeedsTelemetry(), cached
@@ -400,11 +399,10 @@ class RdmaQueuePair : public Object
     RdmaCcState m_ccState;
     RdmaRecoveryState m_rs;
     std::deque<TxMessage> m_txMessages;
-    mutable std::size_t m_cursor{0}; //!< FindMessage's last answer (a cache)
-    uint32_t m_nextSendMsn{0};       //!< SEND message sequence number of the next SEND posted
-    Time m_nextSendTime;
-    Time m_lastTxTime;                      //!< when the last data packet was sent (pacing)
-    mutable uint64_t m_rateGapBps{0};       //!< rate of the kept rate gap (PacingGap)
+    mutable std::size_t m_cursor{0};  //!< FindMessage's last answer (a cache)
+    uint32_t m_nextSendMsn{0};        //!< SEND message sequence number of the next SEND posted
+    Time m_lastTxTime;                //!< when the last data packet was sent (pacing)
+    mutable uint64_t m_rateGapBps{0}; //!< rate of the kept rate gap (PacingGap)
     mutable uint32_t m_rateGapWireBytes{0}; //!< frame bytes of the kept rate gap
     mutable Time m_rateGap;                 //!< the kept rate gap
     uint32_t m_lastTxWireBytes{0};          //!< its wire bytes
@@ -415,13 +413,8 @@ class RdmaQueuePair : public Object
     uint64_t m_bytesAcked{0};
 
     // responder
-    uint64_t m_rxExpected{0};
-    uint64_t m_rxHighest{0};        //!< one past the highest sequence placed (out-of-order mode)
-    uint64_t m_rxCommitted{0};      //!< first sequence of the message being received
+    RdmaReceiveState m_rxs;         //!< expected, messageStart and the loss flags
     uint64_t m_rxMessageAddress{0}; //!< WRITE: virtual address of the message (in order)
-    std::vector<RxSlot> m_rxSlots;  //!< reorder bitmap, indexed by seq mod its size
-    bool m_nakOutstanding{false};
-    bool m_dupAckSent{false};
     uint32_t m_msn{0};
     uint32_t m_unackedPackets{0};
     uint64_t m_rxMessageBytes{0};

@@ -3,6 +3,7 @@
  */
 #include "rdma-sack-loss-recovery.h"
 
+#include "rdma-bth-header.h"
 #include "rdma-sack-header.h"
 
 #include "ns3/abort.h"
@@ -695,6 +696,76 @@ uint32_t
 RdmaSackLossRecovery::GetReorderWindow() const
 {
     return m_receiverWindow;
+}
+
+void
+RdmaSackLossRecovery::OnPlaceableData(RdmaReceiveState& state,
+                                      RdmaReceiverOps& rx,
+                                      const RdmaRxPacket& packet)
+{
+    if (m_rxSlots.empty())
+    {
+        m_rxSlots.assign(m_receiverWindow, RxSlot());
+    }
+    const uint64_t window = m_rxSlots.size();
+    const uint64_t seq = packet.seq;
+    if (seq < state.expected || (seq < state.expected + window && m_rxSlots[seq % window].present))
+    {
+        // Already placed (a spurious retransmission or a probe): say so (D-SACK).
+        rx.CountDuplicate();
+        SendSack(state, rx, seq, true);
+        return;
+    }
+    if (seq >= state.expected + window)
+    {
+        rx.CountWindowDrop(seq);
+        SendSack(state, rx, seq, false);
+        return;
+    }
+    const bool outOfOrder = seq > state.expected;
+    RxSlot& slot = m_rxSlots[seq % window];
+    slot.present = true;
+    slot.opcode = packet.opcode;
+    slot.bytes = packet.bytes;
+    slot.arrival = Simulator::Now();
+    rx.Place(packet, outOfOrder);
+    m_rxHighest = std::max(m_rxHighest, seq + 1);
+
+    // Deliver what is now in order, completing messages in order.
+    bool lastDelivered = false;
+    while (state.expected < m_rxHighest && m_rxSlots[state.expected % window].present)
+    {
+        RxSlot& s = m_rxSlots[state.expected % window];
+        s.present = false;
+        lastDelivered |= RdmaBthHeader::IsLastOrOnly(s.opcode);
+        rx.Deliver(state.expected, s.opcode, s.bytes, s.arrival); // advances state.expected
+    }
+    const bool holes = m_rxHighest > state.expected;
+    if (++m_unackedPackets >= state.ackInterval || packet.ackRequested || lastDelivered || holes ||
+        outOfOrder)
+    {
+        m_unackedPackets = 0;
+        SendSack(state, rx, seq, false);
+    }
+}
+
+void
+RdmaSackLossRecovery::SendSack(const RdmaReceiveState& state,
+                               RdmaReceiverOps& rx,
+                               uint64_t triggerSeq,
+                               bool duplicate)
+{
+    RdmaSackHeader sack;
+    sack.SetDuplicate(duplicate);
+    const uint64_t window = m_rxSlots.size();
+    for (uint64_t s = state.expected + 1; s < m_rxHighest; ++s)
+    {
+        if (m_rxSlots[s % window].present)
+        {
+            sack.SetReceived(static_cast<uint32_t>(s - state.expected - 1));
+        }
+    }
+    rx.SendSack(triggerSeq, sack);
 }
 
 uint64_t

@@ -10,6 +10,7 @@
 
 #include <deque>
 #include <set>
+#include <vector>
 
 namespace ns3
 {
@@ -75,6 +76,9 @@ class RdmaSackLossRecovery : public RdmaLossRecovery
     uint64_t GetPacketsInFlight(const RdmaRecoveryState& state) const override;
     bool PlacesOutOfOrder() const override;
     uint32_t GetReorderWindow() const override;
+    void OnPlaceableData(RdmaReceiveState& state,
+                         RdmaReceiverOps& rx,
+                         const RdmaRxPacket& packet) override;
 
     /// \return the cap on packets outstanding past the cumulative ACK point
     uint32_t GetMaxOutstanding() const;
@@ -99,6 +103,21 @@ class RdmaSackLossRecovery : public RdmaLossRecovery
     typedef void (*SequenceTracedCallback)(uint64_t seq);
 
   private:
+    /// One slot of the responder's reorder bitmap (out-of-order placement).
+    struct RxSlot
+    {
+        bool present{false}; //!< placed, not yet delivered in order
+        uint8_t opcode{0};   //!< BTH opcode
+        uint32_t bytes{0};   //!< payload bytes
+        Time arrival;        //!< arrival time
+    };
+
+    /// Responder: ACK with the SACK extension describing the reorder bitmap.
+    void SendSack(const RdmaReceiveState& state,
+                  RdmaReceiverOps& rx,
+                  uint64_t triggerSeq,
+                  bool duplicate);
+
     /// Sentinel for "no sequence" in the transmission-order list.
     static constexpr uint64_t NONE = ~uint64_t(0);
 
@@ -151,6 +170,11 @@ class RdmaSackLossRecovery : public RdmaLossRecovery
     double m_ptoMultiplier;    //!< TlpPtoMultiplier attribute
     Time m_minRto;             //!< MinRto attribute
     Time m_baseRto;            //!< the NIC's RetransmitTimeout
+
+    // responder
+    std::vector<RxSlot> m_rxSlots; //!< reorder bitmap, indexed by seq mod its size
+    uint64_t m_rxHighest{0};       //!< one past the highest sequence placed
+    uint32_t m_unackedPackets{0};  //!< packets since the last ACK
 
     // scoreboard
     std::deque<Segment> m_sb;       //!< entries of [m_sbBase, highestSent)

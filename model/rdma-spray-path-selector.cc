@@ -3,8 +3,6 @@
  */
 #include "rdma-spray-path-selector.h"
 
-#include "rdma-queue-pair.h"
-
 #include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/uinteger.h"
@@ -65,22 +63,22 @@ RdmaSprayPathSelector::VariesSourcePort() const
 }
 
 uint32_t
-RdmaSprayPathSelector::SelectPort(const RdmaQueuePair& qp, uint32_t nPorts)
+RdmaSprayPathSelector::SelectPort(const RdmaPathRequest& request, uint32_t nPorts)
 {
     if (m_mode == FIRST_IDLE)
     {
         return ANY_PORT;
     }
-    return static_cast<uint32_t>(qp.GetPacketsSent() % nPorts);
+    return static_cast<uint32_t>(request.packetsSent % nPorts);
 }
 
 uint16_t
-RdmaSprayPathSelector::SelectSourcePort(const RdmaQueuePair& qp, uint32_t nPorts)
+RdmaSprayPathSelector::SelectSourcePort(const RdmaPathRequest& request, uint32_t nPorts)
 {
     // Cycle the entropy once per round over the ports, so that with round-robin every
     // port still sees all E entropies.
-    const uint64_t j = (qp.GetPacketsSent() / nPorts) % m_entropies;
-    return static_cast<uint16_t>(0xC000 | ((qp.GetSourcePort() + j) & 0x3FFF));
+    const uint64_t j = (request.packetsSent / nPorts) % m_entropies;
+    return static_cast<uint16_t>(0xC000 | ((request.sourcePort + j) & 0x3FFF));
 }
 
 } // namespace ns3

@@ -50,8 +50,8 @@ class RdmaSprayPathSelector : public RdmaPathSelector
 
     bool SpreadsQueuePairs() const override;
     bool VariesSourcePort() const override;
-    uint32_t SelectPort(const RdmaQueuePair& qp, uint32_t nPorts) override;
-    uint16_t SelectSourcePort(const RdmaQueuePair& qp, uint32_t nPorts) override;
+    uint32_t SelectPort(const RdmaPathRequest& request, uint32_t nPorts) override;
+    uint16_t SelectSourcePort(const RdmaPathRequest& request, uint32_t nPorts) override;
 
   private:
     Mode m_mode;
