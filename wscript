@@ -180,7 +180,6 @@ def build(bld):
         'model/rdma-queue-pair.h',
         'model/rdma-nic.h',
         'model/rdma-header-stack.h',
-        'model/rdma-recycled-allocation.h',
         'model/rdma-path-selector.h',
         'model/rdma-qp-path-selector.h',
         'model/rdma-spray-path-selector.h',

@@ -5,7 +5,6 @@
 #include "rdma-channel.h"
 
 #include "rdma-net-device.h"
-#include "rdma-recycled-allocation.h"
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
@@ -22,36 +21,42 @@ NS_LOG_COMPONENT_DEFINE("RdmaChannel");
 
 NS_OBJECT_ENSURE_REGISTERED(RdmaChannel);
 
-namespace
-{
 /**
- * The arrival of a frame at the receiving device: calls RdmaNetDevice::Receive. One is
- * scheduled per frame per link, so its blocks are recycled (RdmaRecycledAllocation).
+ * The arrival of the next frame of one direction: calls RdmaChannel::DeliverNext. The
+ * channel keeps one per direction and schedules it once per frame (ns-3's scheduler holds a
+ * reference per pending schedule and releases it after the event ran).
  */
-class FrameArrivalEvent : public EventImpl, public RdmaRecycledAllocation<FrameArrivalEvent>
+class RdmaChannel::ArrivalEvent : public EventImpl
 {
   public:
     /**
-     * \param device the receiving device
-     * \param frame the frame
+     * \param channel the channel (it owns this event)
+     * \param side the receiving device's index
      */
-    FrameArrivalEvent(RdmaNetDevice* device, Ptr<Packet> frame)
-        : m_device(device),
-          m_frame(std::move(frame))
+    ArrivalEvent(RdmaChannel* channel, uint32_t side)
+        : m_channel(channel),
+          m_side(side)
     {
+    }
+
+    /// The channel is disposed: a pending schedule does nothing.
+    void Detach()
+    {
+        m_channel = nullptr;
     }
 
   private:
     void Notify() override
     {
-        m_device->Receive(std::move(m_frame));
+        if (m_channel)
+        {
+            m_channel->DeliverNext(m_side);
+        }
     }
 
-    Ptr<RdmaNetDevice> m_device; //!< the receiver, kept alive until the event is gone
-    Ptr<Packet> m_frame;         //!< the frame
+    RdmaChannel* m_channel; //!< the channel, null once disposed
+    uint32_t m_side;        //!< the receiving device's index
 };
-
-} // namespace
 
 TypeId
 RdmaChannel::GetTypeId()
@@ -78,6 +83,30 @@ RdmaChannel::RdmaChannel()
     : Channel()
 {
     NS_LOG_FUNCTION(this);
+    m_arrival[0] = Create<ArrivalEvent>(this, 0);
+    m_arrival[1] = Create<ArrivalEvent>(this, 1);
+}
+
+RdmaChannel::~RdmaChannel() = default;
+
+void
+RdmaChannel::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    for (uint32_t side = 0; side < 2; ++side)
+    {
+        m_arrival[side]->Detach();
+        m_inFlight[side].clear();
+    }
+    Channel::DoDispose();
+}
+
+void
+RdmaChannel::DeliverNext(uint32_t side)
+{
+    Ptr<Packet> frame = std::move(m_inFlight[side].front());
+    m_inFlight[side].pop_front();
+    m_devices[side]->Receive(std::move(frame));
 }
 
 void
@@ -122,9 +151,9 @@ RdmaChannel::TransmitStart(Ptr<Packet> frame, Ptr<RdmaNetDevice> src, Time txTim
     {
         m_txrxTrace(frame, src, m_devices[side], txTime, rxTime);
     }
-    Simulator::ScheduleWithContext(m_context[side],
-                                   rxTime,
-                                   new FrameArrivalEvent(dst, std::move(frame)));
+    m_inFlight[side].push_back(std::move(frame));
+    m_arrival[side]->Ref(); // released by the scheduler after the event ran
+    Simulator::ScheduleWithContext(m_context[side], rxTime, PeekPointer(m_arrival[side]));
     return true;
 }
 

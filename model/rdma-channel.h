@@ -4,6 +4,8 @@
 #ifndef RDMA_CHANNEL_H
 #define RDMA_CHANNEL_H
 
+#include "rdma-net-device.h"
+
 #include "ns3/channel.h"
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
@@ -47,6 +49,7 @@ class RdmaChannel : public Channel
                                        Time rxTime);
 
     RdmaChannel();
+    ~RdmaChannel() override;
 
     /**
      * Attach a device; a channel holds exactly two.
@@ -77,7 +80,19 @@ class RdmaChannel : public Channel
     std::size_t GetNDevices() const override;
     Ptr<NetDevice> GetDevice(std::size_t i) const override;
 
+  protected:
+    void DoDispose() override;
+
   private:
+    /// The arrival event of one direction (see m_arrival).
+    class ArrivalEvent;
+
+    /**
+     * The next frame of direction \p side has arrived: hand it to that side's device.
+     * \param side the receiving device's index
+     */
+    void DeliverNext(uint32_t side);
+
     Time m_delay;
     Ptr<RdmaNetDevice> m_devices[2];
     std::size_t m_nDevices{0};
@@ -85,6 +100,12 @@ class RdmaChannel : public Channel
     static constexpr uint32_t NO_CONTEXT = 0xffffffff;
     /// Node id (event context) of each device, looked up at its first frame.
     uint32_t m_context[2]{NO_CONTEXT, NO_CONTEXT};
+    /// Frames on the wire towards each device, oldest first. Frames of one direction arrive
+    /// in the order they were sent (each starts after the previous one ended), so one event
+    /// object per direction, scheduled once per frame, delivers them in turn: no event
+    /// object is made or destroyed per frame.
+    RdmaFifo<Ptr<Packet>> m_inFlight[2];
+    Ptr<ArrivalEvent> m_arrival[2]; //!< the arrival event object of each direction
     /// Fired when a frame leaves the sender: packet, src, dst, txTime, txTime+delay.
     TracedCallback<Ptr<const Packet>, Ptr<NetDevice>, Ptr<NetDevice>, Time, Time> m_txrxTrace;
 };

@@ -13,7 +13,6 @@
 #include "rdma-link-retry-trailer.h"
 #include "rdma-link-retry.h"
 #include "rdma-pfc-flow-control.h"
-#include "rdma-recycled-allocation.h"
 #include "rdma-reth-header.h"
 
 #include "ns3/abort.h"
@@ -38,11 +37,12 @@ NS_LOG_COMPONENT_DEFINE("RdmaNetDevice");
 NS_OBJECT_ENSURE_REGISTERED(RdmaNetDevice);
 
 /**
- * The end-of-frame event of a device: calls TransmitComplete. One is scheduled per frame on
- * a busy port, so its blocks are recycled (RdmaRecycledAllocation).
+ * The end-of-frame event of a device: calls TransmitComplete. The device keeps one and
+ * schedules it again for every frame on a busy port (ns-3's scheduler holds a reference per
+ * pending schedule and releases it after the event ran): no event object is made or
+ * destroyed per frame. Nothing cancels it.
  */
-class RdmaNetDevice::TxCompleteEvent : public EventImpl,
-                                       public RdmaRecycledAllocation<TxCompleteEvent>
+class RdmaNetDevice::TxCompleteEvent : public EventImpl
 {
   public:
     /// \param device the device
@@ -51,13 +51,22 @@ class RdmaNetDevice::TxCompleteEvent : public EventImpl,
     {
     }
 
+    /// The device is disposed: a pending schedule does nothing.
+    void Detach()
+    {
+        m_device = nullptr;
+    }
+
   private:
     void Notify() override
     {
-        m_device->TransmitComplete();
+        if (m_device)
+        {
+            m_device->TransmitComplete();
+        }
     }
 
-    Ptr<RdmaNetDevice> m_device; //!< kept alive until the event has run or been dropped
+    RdmaNetDevice* m_device; //!< the device (it owns this event), null once disposed
 };
 
 /**
@@ -351,6 +360,7 @@ RdmaNetDevice::RdmaNetDevice()
       m_policy(STRICT_PRIORITY),
       m_ipv4Header(std::make_unique<Ipv4FrameHeader>())
 {
+    m_txCompleteEvent = Create<TxCompleteEvent>(this);
     NS_LOG_FUNCTION(this);
     ReservePacketBufferRoom();
     SetLinkFlowControl(nullptr);
@@ -366,7 +376,8 @@ RdmaNetDevice::DoDispose()
 {
     NS_LOG_FUNCTION(this);
     m_wakeUpEvent.Cancel();
-    // A pending end-of-frame event finds m_channel null and does nothing.
+    // A pending end-of-frame event does nothing.
+    m_txCompleteEvent->Detach();
     m_wakeUpPending = false;
     m_node = nullptr;
     m_channel = nullptr;
@@ -960,10 +971,12 @@ void
 RdmaNetDevice::ScheduleTransmitComplete(Time delay)
 {
     // In this node's context, as Simulator::Schedule from the node's own events would; no
-    // EventId is made (nothing cancels it: after DoDispose it finds no channel).
+    // EventId is made (nothing cancels it). The scheduler releases this reference after the
+    // event ran (or at Simulator::Destroy).
+    m_txCompleteEvent->Ref();
     Simulator::ScheduleWithContext(m_node ? m_nodeId : Simulator::GetContext(),
                                    delay,
-                                   new TxCompleteEvent(this));
+                                   PeekPointer(m_txCompleteEvent));
     m_txCompleteAt = m_txEnd;
 }
 

@@ -557,13 +557,16 @@ eturn the checksum after
      */
     void StartTransmission(Ptr<Packet> frame, Time now);
     /**
-     * Schedule TransmitComplete at the end of the current frame (a pooled event: one per
-     * frame on a busy port).
+     * Schedule TransmitComplete at the end of the current frame (the device's one
+     * end-of-frame event object, scheduled again for each frame on a busy port).
      * \param delay time until the end of the frame
      */
     void ScheduleTransmitComplete(Time delay);
-    /// The end-of-frame event (pooled, see ScheduleTransmitComplete).
+    /// The end-of-frame event (see ScheduleTransmitComplete).
     class TxCompleteEvent;
+    /// The end-of-frame event object: scheduled once per frame on a busy port, with a
+    /// reference per pending schedule, so no event is allocated or destroyed per frame.
+    Ptr<TxCompleteEvent> m_txCompleteEvent;
     /// End of serialization of the current frame.
     void TransmitComplete();
     /**

@@ -386,6 +386,74 @@ TEST(RdmaLink, ArrivalTimesAndSpacing)
     Simulator::Destroy();
 }
 
+// The channel delivers each direction's frames through one event object scheduled once per
+// frame, and a device ends each frame with one event object: the event count per frame is
+// what it was with an event object per frame. Derivation for four back-to-back frames from
+// a and three from b, all sent at t = 0: a frame arrival per frame (7), and an end-of-frame
+// event after every frame that leaves more queued behind it (a: frames 1-3, b: frames 1-2;
+// the last frames end with nothing queued and no PhyTxEnd sink, so need none): 7 + 5 = 12.
+TEST(RdmaLink, FramesOfBothDirectionsArriveInOrderWithOneEventPerFramePerHop)
+{
+    TestLink link;
+    RxRecorder rxA;
+    link.da->SetReceiveCallback(MakeCallback(&RxRecorder::Receive, &rxA));
+    uint64_t eventsAtSend = 0;
+    Simulator::Schedule(Seconds(0), [&]() {
+        eventsAtSend = Simulator::GetEventCount(); // this event included
+        for (uint32_t i = 0; i < 4; ++i)
+        {
+            link.da->Send(MakeIpv4(1000 - 100 * i, 26), link.db->GetAddress(), 0x0800);
+        }
+        for (uint32_t i = 0; i < 3; ++i)
+        {
+            link.db->Send(MakeIpv4(500 - 100 * i, 26), link.da->GetAddress(), 0x0800);
+        }
+    });
+    Simulator::Run();
+    EXPECT_EQ(Simulator::GetEventCount() - eventsAtSend, 12u);
+    ASSERT_EQ(link.rxB.arrivals.size(), 4u);
+    ASSERT_EQ(rxA.arrivals.size(), 3u);
+    // In sending order; each ends serialization (wire bytes = IPv4 bytes + 38 at 100 Gb/s,
+    // 80 ps per byte) after the previous one and arrives 1 us later.
+    Time end = Seconds(0);
+    for (uint32_t i = 0; i < 4; ++i)
+    {
+        end += PicoSeconds(80 * (1000 - 100 * i + 38));
+        EXPECT_EQ(link.rxB.arrivals[i].size, 1000 - 100 * i) << "a->b frame " << i;
+        EXPECT_EQ(link.rxB.arrivals[i].time, end + Delay()) << "a->b frame " << i;
+    }
+    end = Seconds(0);
+    for (uint32_t i = 0; i < 3; ++i)
+    {
+        end += PicoSeconds(80 * (500 - 100 * i + 38));
+        EXPECT_EQ(rxA.arrivals[i].size, 500 - 100 * i) << "b->a frame " << i;
+        EXPECT_EQ(rxA.arrivals[i].time, end + Delay()) << "b->a frame " << i;
+    }
+    Simulator::Destroy();
+}
+
+// Disposing the channel with frames on the wire, or a device with its end-of-frame event
+// pending, leaves those events harmless: they run and deliver nothing.
+TEST(RdmaLink, DisposedChannelAndDeviceIgnoreTheirPendingEvents)
+{
+    TestLink link;
+    Simulator::Schedule(Seconds(0), [&]() {
+        for (uint32_t i = 0; i < 3; ++i)
+        {
+            link.da->Send(MakeIpv4(1000, 26), link.db->GetAddress(), 0x0800);
+        }
+    });
+    // At 100 ns the first frame is on the wire and the second is being serialized (its
+    // end-of-frame event pending at 166.08 ns).
+    Simulator::Schedule(NanoSeconds(100), [&]() {
+        link.da->GetRdmaChannel()->Dispose();
+        link.da->Dispose();
+    });
+    Simulator::Run();
+    EXPECT_TRUE(link.rxB.arrivals.empty());
+    Simulator::Destroy();
+}
+
 TEST(RdmaLink, ChannelAndDeviceAttributes)
 {
     Ptr<Node> a = CreateObject<Node>();
