@@ -343,7 +343,7 @@ TEST(RdmaEndpoint, LossRecoveryOwnsTheRespondersReaction)
             Ptr<ListErrorModel> em;
             uint32_t count{0};
             std::list<uint32_t> uids;
-        } dropper{em};
+        } dropper{em, 0, {}};
 
         f.star.HostDevice(1)->TraceConnectWithoutContext(
             "PhyTxBegin",
