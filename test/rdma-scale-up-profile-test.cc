@@ -12,10 +12,8 @@
 #include "rdma-test-utils.h"
 
 #include <cstdlib>
-#include <fstream>
 #include <gtest/gtest.h>
 #include <map>
-#include <sstream>
 
 using namespace ns3;
 using namespace ns3::rdmatest;
@@ -261,21 +259,9 @@ RunAllReduce(const std::string& profile, const std::string& selector)
     const std::string cmd = exe + " --profile=" + profile + " --pathSelector=" + selector +
                             " --output=" + dir + " > " + dir + ".log 2>&1";
     EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
-    std::ifstream in(dir + "/scale-up-allreduce.csv");
-    std::string header;
-    std::string values;
-    std::getline(in, header);
-    std::getline(in, values);
-    std::map<std::string, std::string> m;
-    std::stringstream h(header);
-    std::stringstream v(values);
-    std::string key;
-    std::string value;
-    while (std::getline(h, key, ',') && std::getline(v, value, ','))
-    {
-        m[key] = value;
-    }
-    return m;
+    const std::vector<CsvRow> rows = ReadCsvRows(dir + "/scale-up-allreduce.csv");
+    EXPECT_EQ(rows.size(), 1u) << "the summary CSV has one data line";
+    return rows.empty() ? CsvRow() : rows.front();
 }
 
 /**

@@ -14,11 +14,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <gtest/gtest.h>
 #include <map>
 #include <set>
-#include <sstream>
 
 using namespace ns3;
 using namespace ns3::rdmatest;
@@ -154,21 +152,9 @@ OneWrite(uint64_t bytes, Time linkLatency, Time switchLatency, const std::string
 std::map<std::string, std::string>
 ReadSummary(const std::string& path)
 {
-    std::ifstream in(path);
-    std::string header;
-    std::string values;
-    std::getline(in, header);
-    std::getline(in, values);
-    std::map<std::string, std::string> m;
-    std::stringstream h(header);
-    std::stringstream v(values);
-    std::string key;
-    std::string value;
-    while (std::getline(h, key, ',') && std::getline(v, value, ','))
-    {
-        m[key] = value;
-    }
-    return m;
+    const std::vector<CsvRow> rows = ReadCsvRows(path);
+    EXPECT_FALSE(rows.empty()) << path << " has no data line";
+    return rows.empty() ? CsvRow() : rows.front();
 }
 
 } // namespace
