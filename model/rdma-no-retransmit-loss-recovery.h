@@ -6,6 +6,10 @@
 
 #include "rdma-loss-recovery.h"
 
+#include "ns3/event-id.h"
+
+#include <vector>
+
 namespace ns3
 {
 
@@ -23,6 +27,19 @@ namespace ns3
  * congestion controls keep their feedback. A message whose last packet is lost does not
  * complete at the responder; one whose first packet is lost is counted with the message
  * before it. Both ends must use it (RdmaHelper configures all NICs alike).
+ *
+ * A queue pair spread over several planes (RdmaAddressInterleavePathSelector, spraying)
+ * arrives out of order even when nothing is lost: credit stalls and queues differ per
+ * plane. With ReorderWindow = 0 (the default, IBTA's in-order responder) every such
+ * overtaking would be counted as a loss. With ReorderWindow = W > 0 the responder places
+ * packets as they arrive, as a memory-semantic scale-up fabric does (UALink and SUE carry
+ * the target address in every request; here every WRITE packet carries a RETH and every
+ * SEND packet a placement header, as with RdmaSackLossRecovery), keeps a bitmap of W
+ * packets and delivers in PSN order. A hole is given up (counted lost) only when a packet
+ * arrives W or more PSNs beyond it, or when a packet beyond it has waited ReorderTimeout
+ * (the skew the fabric can add is bounded; a hole older than that is a loss). A packet that
+ * arrives after its hole was given up is counted late (GetLateArrivals, and as a duplicate
+ * at the queue pair), not delivered a second time.
  */
 class RdmaNoRetransmitLossRecovery : public RdmaLossRecovery
 {
@@ -43,6 +60,49 @@ class RdmaNoRetransmitLossRecovery : public RdmaLossRecovery
     bool PlacesOutOfOrder() const override;
     bool Retransmits() const override;
     RxVerdict OnOutOfOrderData(RdmaReceiveState& state, RdmaReceiverOps& rx, uint64_t seq) override;
+    uint32_t GetReorderWindow() const override;
+    void OnPlaceableData(RdmaReceiveState& state,
+                         RdmaReceiverOps& rx,
+                         const RdmaRxPacket& packet) override;
+
+    /// \return responder: packets that arrived after their hole was given up (ReorderWindow > 0)
+    uint64_t GetLateArrivals() const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// Responder: one packet placed out of order, waiting to be delivered in order.
+    struct RxSlot
+    {
+        bool present{false}; //!< placed, not yet delivered in order
+        uint8_t opcode{0};   //!< BTH opcode
+        uint32_t bytes{0};   //!< payload bytes
+        Time arrival;        //!< arrival time (a hole before it ages from here)
+    };
+
+    /// \return true if the in-order run delivered from state.expected held a message's last packet
+    bool DeliverInOrderRun(RdmaReceiveState& state, RdmaReceiverOps& rx);
+    /**
+     * Give up every hole below target: count the missing packets lost and deliver the
+     * placed ones, so that state.expected >= target.
+     * \return true if a message's last packet was delivered
+     */
+    bool GiveUpHolesBelow(RdmaReceiveState& state, RdmaReceiverOps& rx, uint64_t target);
+    /// Arm the reorder timer if a hole waits and it is not running.
+    void ArmReorderTimer(const RdmaReceiveState& state);
+    /// The reorder timer expired: give up the holes that have waited ReorderTimeout.
+    void ReorderTimerExpired();
+
+    uint32_t m_reorderWindow{0};          //!< ReorderWindow attribute: bitmap packets, 0 = in order
+    Time m_reorderTimeout;                //!< ReorderTimeout attribute
+    std::vector<RxSlot> m_rxSlots;        //!< the bitmap, indexed by sequence mod window
+    uint64_t m_rxHighest{0};              //!< one past the highest sequence placed
+    uint32_t m_unackedPackets{0};         //!< arrivals since the last ACK
+    uint64_t m_lateArrivals{0};           //!< packets that arrived after their hole was given up
+    EventId m_reorderTimer;               //!< ReorderTimeout's event
+    RdmaReceiveState* m_rxState{nullptr}; //!< the queue pair's responder state (timer use)
+    RdmaReceiverOps* m_rxOps{nullptr};    //!< the queue pair's responder (timer use)
 };
 
 } // namespace ns3

@@ -154,6 +154,10 @@ RdmaQueuePair::DoDispose()
 {
     m_timerEvent.Cancel();
     m_cc = nullptr;
+    if (m_lr)
+    {
+        m_lr->Dispose(); // its own timers (a responder's reorder timer) hold this QP's state
+    }
     m_lr = nullptr;
     m_txReady = Callback<void>();
     m_sendControl = ControlSendCallback();

@@ -521,7 +521,11 @@ struct ReorderedFlow
     Ptr<RdmaQueuePair> responder;
     CompletionLog log;
 
-    ReorderedFlow(const std::string& lossRecovery, uint32_t every, Time extra)
+    /// reorderWindow: RdmaNoRetransmitLossRecovery's ReorderWindow (only for that scheme)
+    ReorderedFlow(const std::string& lossRecovery,
+                  uint32_t every,
+                  Time extra,
+                  uint32_t reorderWindow = 0)
     {
         RdmaLinkHelper link;
         link.SetDeviceAttribute("DataRate", StringValue("100Gbps"));
@@ -543,7 +547,14 @@ struct ReorderedFlow
         swPort->Attach(channel);
         receiverPort->Attach(channel);
         rdma.SetNicAttribute("Mtu", UintegerValue(MTU));
-        rdma.SetLossRecovery(lossRecovery);
+        if (reorderWindow > 0)
+        {
+            rdma.SetLossRecovery(lossRecovery, "ReorderWindow", UintegerValue(reorderWindow));
+        }
+        else
+        {
+            rdma.SetLossRecovery(lossRecovery);
+        }
         rdma.InstallHosts(hosts);
         rdma.InstallSwitch(sw);
         RdmaRoutingHelper::PopulateRoutingTables(NodeContainer(hosts, NodeContainer(sw)));
@@ -631,6 +642,85 @@ TEST(RdmaLossRecovery, ReorderingWithoutLossIsNotLoss)
     std::cout << "SACK with DupThresh 3: " << spurious << " spurious retransmissions, the last at "
               << lastRetx.As(Time::US) << "; then reo_wnd " << s->GetReorderingWindow().As(Time::NS)
               << "\n";
+    Simulator::Destroy();
+}
+
+TEST(RdmaLossRecovery, UnreliableResponderWithReorderWindowTakesReorderingAsNoLoss)
+{
+    // The unreliable mode (no retransmission) under the same reordering: every 10th frame
+    // 0.5 us late, overtaken by about 5 packets. The in-order responder (ReorderWindow 0)
+    // gives each gap up at once, so it counts the overtaken packet lost and its late
+    // arrival a duplicate: data that arrived is not delivered. With a reorder window of 64
+    // packets nothing is lost, nothing is late, and the message is delivered whole.
+    const uint64_t bytes = 2'000'000;
+    {
+        ReorderedFlow f("ns3::RdmaNoRetransmitLossRecovery", 10, NanoSeconds(500));
+        PostWriteAt(f.requester, f.hosts.Get(1), Seconds(0), bytes);
+        Simulator::Run();
+        EXPECT_GT(f.channel->delayed, 150u);
+        EXPECT_EQ(f.responder->GetPacketsLost(), f.channel->delayed);
+        EXPECT_EQ(f.responder->GetDuplicatesReceived(), f.channel->delayed);
+        EXPECT_EQ(f.responder->GetBytesReceived(), bytes - f.channel->delayed * MTU);
+        Simulator::Destroy();
+    }
+    ReorderedFlow f("ns3::RdmaNoRetransmitLossRecovery", 10, NanoSeconds(500), 64);
+    PostWriteAt(f.requester, f.hosts.Get(1), Seconds(0), bytes);
+    Simulator::Run();
+    Ptr<RdmaNoRetransmitLossRecovery> lr =
+        DynamicCast<RdmaNoRetransmitLossRecovery>(f.responder->GetLossRecovery());
+    ASSERT_TRUE(lr);
+    EXPECT_GT(f.channel->delayed, 150u);
+    EXPECT_EQ(f.requester->GetRetransmissions(), 0u);
+    EXPECT_EQ(f.responder->GetPacketsLost(), 0u);
+    EXPECT_EQ(lr->GetLateArrivals(), 0u);
+    EXPECT_EQ(f.responder->GetDuplicatesReceived(), 0u);
+    ASSERT_EQ(f.log.receives.size(), 1u);
+    EXPECT_EQ(f.log.receives[0].length, bytes);
+    EXPECT_EQ(f.responder->GetBytesReceived(), bytes);
+    // about 5 packets overtake each late one and are placed ahead of it
+    EXPECT_GT(f.responder->GetOutOfOrderPlacements(), 4 * f.channel->delayed);
+    Simulator::Destroy();
+}
+
+TEST(RdmaLossRecovery, UnreliableResponderGivesUpHolesAtTheWindowAndAtTheTimeout)
+{
+    // 200 packets, reorder window 16, ReorderTimeout 10 us; data frames 50-52, 190 and 199
+    // are lost (1-based; sequences 49-51, 189, 198). The first three are given up when a
+    // packet 16 PSNs beyond each arrives. Fewer than 16 follow the last two: hole 189 is
+    // given up when packet 191 has waited 10 us (the timer armed at its arrival), and hole
+    // 198 when packet 200 has (the timer re-armed for the oldest packet still waiting), and
+    // the message completes then: 5 packets counted lost, the rest delivered, nothing late.
+    const Time timeout = MicroSeconds(10);
+    LossFlow f(MicroSeconds(1), "ns3::RdmaNoRetransmitLossRecovery");
+    f.star.rdma.SetLossRecovery("ns3::RdmaNoRetransmitLossRecovery",
+                                "ReorderWindow",
+                                UintegerValue(16),
+                                "ReorderTimeout",
+                                TimeValue(timeout));
+    DropByNumber drop;
+    drop.numbers = {50, 51, 52, 190, 199};
+    drop.Install(f.star.HostDevice(1), f.star.SwitchDevice(1));
+    f.Connect();
+    Time lastArrival(0);
+    f.responder->TraceConnectWithoutContext(
+        "Placement",
+        MakeBoundCallback(
+            +[](Time* t, uint64_t, uint64_t, uint32_t, bool) { *t = Simulator::Now(); },
+            &lastArrival));
+    const uint64_t packets = 200;
+    PostWriteAt(f.requester, f.star.hosts.Get(1), Seconds(0), packets * MTU);
+    Simulator::Run();
+    Ptr<RdmaNoRetransmitLossRecovery> lr =
+        DynamicCast<RdmaNoRetransmitLossRecovery>(f.responder->GetLossRecovery());
+    ASSERT_TRUE(lr);
+    EXPECT_EQ(drop.uids.size(), 5u);
+    EXPECT_EQ(f.responder->GetPacketsLost(), 5u);
+    EXPECT_EQ(lr->GetLateArrivals(), 0u);
+    EXPECT_EQ(f.requester->GetRetransmissions(), 0u);
+    ASSERT_EQ(f.log.receives.size(), 1u);
+    EXPECT_EQ(f.log.receives[0].length, (packets - 5) * MTU);
+    // The last placement is packet 200's; the timer gives hole 199 up 10 us later.
+    EXPECT_EQ(f.log.receives[0].completionTime, lastArrival + timeout);
     Simulator::Destroy();
 }
 
