@@ -83,6 +83,7 @@ ScaleUpHelper::SetProfile(const std::string& name)
         m_flowControl = "ns3::RdmaCreditFlowControl";
         m_linkRetry = true;
         m_lossRecovery = "ns3::RdmaNoRetransmitLossRecovery";
+        m_reorderWindow = UALINK_REORDER_WINDOW;
     }
     else if (name == "sue" || name == "sue-pfc")
     {
@@ -98,6 +99,10 @@ ScaleUpHelper::SetProfile(const std::string& name)
         NS_ABORT_MSG("ScaleUpHelper: profile \"" << name << "\" is not known; valid: " << PROFILES);
     }
     m_replayBytes = 0;
+    if (name != "ualink")
+    {
+        m_reorderWindow = 0;
+    }
     m_profile = name;
 }
 
@@ -357,7 +362,11 @@ ScaleUpHelper::Install(RdmaHelper& rdma)
         m_link.EnableLinkRetry();
         m_link.SetLinkRetryAttribute("ReplayBufferBytes", UintegerValue(GetReplayBufferBytes()));
     }
-    if (!m_lossRecovery.empty())
+    if (m_lossRecovery == "ns3::RdmaNoRetransmitLossRecovery" && m_reorderWindow > 0)
+    {
+        rdma.SetLossRecovery(m_lossRecovery, "ReorderWindow", UintegerValue(m_reorderWindow));
+    }
+    else if (!m_lossRecovery.empty())
     {
         rdma.SetLossRecovery(m_lossRecovery);
     }

@@ -85,7 +85,11 @@ class RdmaNetDevice;
  *   assumption; UALink 1.0 flow-controls with credits per virtual channel); link-level retry
  *   (UALink 1.0's data-link replay) with a replay buffer sized from the link
  * (SetReplayBufferBytes); ns3::RdmaNoRetransmitLossRecovery end to end (assumption: the link
- * recovers its losses, UALink's transaction layer has no end-to-end retransmission); switch latency
+ * recovers its losses, UALink's transaction layer has no end-to-end retransmission) with a
+ * reorder window of UALINK_REORDER_WINDOW packets (UALink requests carry their address and
+ * are placed as they arrive, so a queue pair spread over the planes is not counted lossy
+ * when one plane overtakes another; each WRITE packet then carries a RETH, which stays
+ * within the 17 TL flits of a 1024-byte packet); switch latency
  * 150 ns (the UALink Consortium's <= 150 ns port-to-port target, see Defaults; RdmaSwitch has no
  *   forwarding-latency attribute, so it is link delay as for every profile, see Switch latency).
  * - "sue": Broadcom's Scale-Up Ethernet: 800 Gb/s Ethernet ports (assumption: 800G ports, the
@@ -109,6 +113,9 @@ class ScaleUpHelper
     static constexpr uint64_t UALINK_LANE_BPS = 200000000000ULL;
     /// Lanes of a "ualink" profile port (x4, UALink 1.0's widest port).
     static constexpr uint32_t UALINK_DEFAULT_LANES = 4;
+    /// Reorder bitmap of the "ualink" profile's unreliable responder, packets
+    /// (RdmaNoRetransmitLossRecovery::ReorderWindow; RdmaSackLossRecovery's default bitmap).
+    static constexpr uint32_t UALINK_REORDER_WINDOW = 512;
     /// The profile names SetProfile accepts, for messages and command-line help.
     static constexpr const char* PROFILES = "roce, ualink, sue, sue-pfc";
 
@@ -301,12 +308,13 @@ class ScaleUpHelper
     Time m_switchLatency;
     uint32_t m_ackInterval{DEFAULT_ACK_INTERVAL};
     std::string m_profile{"roce"};
-    std::string m_framing;      //!< link framing TypeId name, "" for none
-    std::string m_flowControl;  //!< link flow control TypeId name, "" for the default
-    bool m_linkRetry{false};    //!< link-level retry on every link
-    uint32_t m_replayBytes{0};  //!< replay buffer, 0: sized from the link
-    std::string m_lossRecovery; //!< end-to-end loss recovery, "" for the RdmaHelper's
-    uint32_t m_deviceMtu{9000}; //!< device Mtu (RdmaNetDevice's default or SetDeviceAttribute)
+    std::string m_framing;       //!< link framing TypeId name, "" for none
+    std::string m_flowControl;   //!< link flow control TypeId name, "" for the default
+    bool m_linkRetry{false};     //!< link-level retry on every link
+    uint32_t m_replayBytes{0};   //!< replay buffer, 0: sized from the link
+    std::string m_lossRecovery;  //!< end-to-end loss recovery, "" for the RdmaHelper's
+    uint32_t m_reorderWindow{0}; //!< RdmaNoRetransmitLossRecovery::ReorderWindow (profile)
+    uint32_t m_deviceMtu{9000};  //!< device Mtu (RdmaNetDevice's default or SetDeviceAttribute)
     bool m_installed{false};
 
     RdmaLinkHelper m_link;
