@@ -6,6 +6,8 @@
 #include "ns3/abort.h"
 #include "ns3/log.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -27,30 +29,21 @@ RdmaRadixScheduler::RdmaRadixScheduler() = default;
 RdmaRadixScheduler::~RdmaRadixScheduler() = default;
 
 uint32_t
-RdmaRadixScheduler::BucketOf(const Scheduler::EventKey& key, const Scheduler::EventKey& last)
+RdmaRadixScheduler::BucketOf(uint64_t ts, uint64_t lastTs)
 {
-    if (key.m_ts != last.m_ts)
-    {
-        return 96 - static_cast<uint32_t>(__builtin_clzll(key.m_ts ^ last.m_ts)); // 33..96
-    }
-    const uint32_t x = key.m_uid ^ last.m_uid;
-    return x != 0 ? 32 - static_cast<uint32_t>(__builtin_clz(x)) : 0; // 1..32, or 0
-}
-
-void
-RdmaRadixScheduler::Put(uint32_t bucket, const Scheduler::Event& ev)
-{
-    m_buckets[bucket].push_back(ev);
-    m_nonEmpty[bucket >> 6] |= uint64_t(1) << (bucket & 63);
+    return ts != lastTs ? 64 - static_cast<uint32_t>(__builtin_clzll(ts ^ lastTs)) : 0;
 }
 
 void
 RdmaRadixScheduler::Insert(const Scheduler::Event& ev)
 {
-    NS_ASSERT_MSG(!(ev.key < m_last),
+    NS_ASSERT_MSG(ev.key.m_ts >= m_lastTs,
                   "RdmaRadixScheduler: an event before the last one removed (a radix heap "
                   "needs monotone keys)");
-    Put(BucketOf(ev.key, m_last), ev);
+    // An event at the current time stamp has the newest uid: appended, bucket 0 stays sorted.
+    const uint32_t bucket = BucketOf(ev.key.m_ts, m_lastTs);
+    m_buckets[bucket].push_back(ev);
+    m_nonEmpty |= uint64_t(1) << bucket;
     ++m_size;
 }
 
@@ -58,13 +51,6 @@ bool
 RdmaRadixScheduler::IsEmpty() const
 {
     return m_size == 0;
-}
-
-uint32_t
-RdmaRadixScheduler::LowestBucket() const
-{
-    return m_nonEmpty[0] != 0 ? static_cast<uint32_t>(__builtin_ctzll(m_nonEmpty[0]))
-                              : 64 + static_cast<uint32_t>(__builtin_ctzll(m_nonEmpty[1]));
 }
 
 uint32_t
@@ -86,80 +72,94 @@ Scheduler::Event
 RdmaRadixScheduler::PeekNext() const
 {
     NS_ASSERT_MSG(m_size > 0, "RdmaRadixScheduler::PeekNext: no event");
-    const uint32_t bucket = LowestBucket();
+    if (m_head0 < m_buckets[0].size())
+    {
+        return m_buckets[0][m_head0];
+    }
+    const uint32_t bucket = static_cast<uint32_t>(__builtin_ctzll(m_nonEmpty & ~uint64_t(1)));
     return m_buckets[bucket][MinIndex(bucket)];
+}
+
+void
+RdmaRadixScheduler::Refill()
+{
+    // The lowest non-empty bucket holds the earliest time stamp; it becomes the current one.
+    const uint32_t bucket = static_cast<uint32_t>(__builtin_ctzll(m_nonEmpty & ~uint64_t(1)));
+    std::vector<Scheduler::Event>& b = m_buckets[bucket];
+    uint64_t minTs = b[0].key.m_ts;
+    for (const Scheduler::Event& ev : b)
+    {
+        minTs = std::min(minTs, ev.key.m_ts);
+    }
+    m_lastTs = minTs;
+    // Every key of the bucket agrees with the new time stamp above the bucket's bit, so it
+    // lands in a lower bucket: b is not written while it is read. The mask is kept in a
+    // register meanwhile (stores into the buckets could alias it).
+    std::vector<Scheduler::Event>& zero = m_buckets[0];
+    zero.clear();
+    m_head0 = 0;
+    uint64_t mask = m_nonEmpty & ~(uint64_t(1) << bucket);
+    for (const Scheduler::Event& ev : b)
+    {
+        const uint32_t to = BucketOf(ev.key.m_ts, minTs);
+        m_buckets[to].push_back(ev);
+        mask |= uint64_t(1) << to;
+    }
+    b.clear();
+    m_nonEmpty = mask;
+    if (zero.size() > 1)
+    {
+        // Events of one time stamp run in uid order; later insertions append larger uids.
+        std::sort(zero.begin(), zero.end(), [](const Event& x, const Event& y) {
+            return x.key.m_uid < y.key.m_uid;
+        });
+    }
 }
 
 Scheduler::Event
 RdmaRadixScheduler::RemoveNext()
 {
     NS_ASSERT_MSG(m_size > 0, "RdmaRadixScheduler::RemoveNext: no event");
-    const uint32_t bucket = LowestBucket();
-    std::vector<Scheduler::Event>& b = m_buckets[bucket];
-    const uint32_t min = MinIndex(bucket);
-    const Scheduler::Event next = b[min];
+    if (m_head0 == m_buckets[0].size())
+    {
+        Refill();
+    }
+    std::vector<Scheduler::Event>& zero = m_buckets[0];
+    const Scheduler::Event next = zero[m_head0++];
     --m_size;
-    m_last = next.key;
-    if (bucket == 0 && b.size() > 1)
+    if (m_head0 == zero.size())
     {
-        b[min] = b.back(); // keys equal to the last: nothing to spread
-        b.pop_back();
-        return next;
+        zero.clear();
+        m_head0 = 0;
+        m_nonEmpty &= ~uint64_t(1);
     }
-    // Every other key of the bucket agrees with the new last key above its bucket's bit, so
-    // it lands in a lower bucket: b is not written while it is read. The non-empty masks
-    // are kept in registers meanwhile (stores into the buckets could alias them).
-    const uint64_t lastTs = next.key.m_ts;
-    const uint32_t lastUid = next.key.m_uid;
-    uint64_t low = m_nonEmpty[0] & ~(uint64_t(1) << (bucket & 63));
-    uint64_t high = m_nonEmpty[1];
-    if (bucket >= 64)
-    {
-        low = m_nonEmpty[0];
-        high &= ~(uint64_t(1) << (bucket & 63));
-    }
-    const uint32_t n = static_cast<uint32_t>(b.size());
-    for (uint32_t i = 0; i < n; ++i)
-    {
-        if (i == min)
-        {
-            continue;
-        }
-        const Scheduler::Event& ev = b[i];
-        const uint32_t to = ev.key.m_ts != lastTs
-                                ? 96 - static_cast<uint32_t>(__builtin_clzll(ev.key.m_ts ^ lastTs))
-                                : 32 - static_cast<uint32_t>(__builtin_clz(ev.key.m_uid ^ lastUid));
-        m_buckets[to].push_back(ev);
-        if (to < 64)
-        {
-            low |= uint64_t(1) << to;
-        }
-        else
-        {
-            high |= uint64_t(1) << (to - 64);
-        }
-    }
-    b.clear();
-    m_nonEmpty[0] = low;
-    m_nonEmpty[1] = high;
     return next;
 }
 
 void
 RdmaRadixScheduler::Remove(const Scheduler::Event& ev)
 {
-    const uint32_t bucket = BucketOf(ev.key, m_last);
+    const uint32_t bucket = BucketOf(ev.key.m_ts, m_lastTs);
     std::vector<Scheduler::Event>& b = m_buckets[bucket];
-    for (uint32_t i = 0; i < b.size(); ++i)
+    for (std::size_t i = bucket == 0 ? m_head0 : 0; i < b.size(); ++i)
     {
         if (b[i].key.m_uid == ev.key.m_uid)
         {
-            b[i] = b.back();
-            b.pop_back();
-            --m_size;
-            if (b.empty())
+            if (bucket == 0)
             {
-                m_nonEmpty[bucket >> 6] &= ~(uint64_t(1) << (bucket & 63));
+                b.erase(b.begin() + static_cast<std::ptrdiff_t>(i)); // keeps the uid order
+            }
+            else
+            {
+                b[i] = b.back();
+                b.pop_back();
+            }
+            --m_size;
+            if (b.size() == (bucket == 0 ? m_head0 : 0))
+            {
+                b.clear();
+                m_head0 = bucket == 0 ? 0 : m_head0;
+                m_nonEmpty &= ~(uint64_t(1) << bucket);
             }
             return;
         }

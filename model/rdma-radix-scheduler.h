@@ -29,15 +29,16 @@ namespace ns3
  * the same sequence: results are the same as with any of ns-3's schedulers, by
  * construction (test RdmaRadixScheduler.* compares it with PriorityQueueScheduler).
  *
- * How: a discrete-event simulator is a monotone priority queue: every key inserted is
- * larger than the last key removed (its time is not before now and its uid is the newest).
- * A radix heap keeps the last removed key L and puts a key k in bucket b(k), the position
- * of the highest bit in which k differs from L (time stamp bits above uid bits; 96 bits in
- * all). Every key of bucket i is smaller than every key of a bucket above i. Insertion is
- * O(1); removal takes the lowest non-empty bucket, finds its minimum, makes it the new L
- * and spreads the bucket's other keys over the buckets below. Each key moves down at most
- * 96 times and in practice a few: amortized, an event costs far less than a heap's
- * log2(n) levels of comparisons and moves.
+ * How: a discrete-event simulator is a monotone priority queue: every event inserted is
+ * not earlier than the last one removed. A radix heap keeps the time stamp T of the last
+ * removed event and puts an event of time stamp t in bucket b(t), the position of the
+ * highest bit in which t differs from T, plus one; every time stamp of bucket i is smaller
+ * than every one of a bucket above i. Bucket 0 holds the events of time stamp T, in uid
+ * order (an event scheduled for now has the newest uid, so it is appended). Insertion is
+ * O(1); removal takes bucket 0's first event, and when bucket 0 is empty, takes the lowest
+ * non-empty bucket, makes its earliest time stamp the new T and spreads its events over the
+ * buckets below. Each event moves down at most 63 times and in practice a few: amortized,
+ * an event costs far less than a heap's log2(n) levels of comparisons and moves.
  */
 class RdmaRadixScheduler : public Scheduler
 {
@@ -58,31 +59,29 @@ class RdmaRadixScheduler : public Scheduler
     void Remove(const Scheduler::Event& ev) override;
 
     /**
-     * The bucket of a key relative to the last removed key.
-     * \param key an event key, not smaller than last
-     * \param last the last removed key
-     * \return 0 if equal, else 1 + the position of the highest differing bit (uid bits
-     *         0..31, time stamp bits 32..95)
+     * The bucket of a time stamp relative to the last removed event's.
+     * \param ts an event's time stamp, not smaller than lastTs
+     * \param lastTs the last removed event's time stamp
+     * \return 0 if equal, else 1 + the position of the highest differing bit (1..63: ns-3's
+     *         time stamps are non-negative 64-bit signed values)
      */
-    static uint32_t BucketOf(const Scheduler::EventKey& key, const Scheduler::EventKey& last);
+    static uint32_t BucketOf(uint64_t ts, uint64_t lastTs);
 
   private:
-    /// Buckets: 0 (equal to last) and one per bit position of the 96-bit key.
-    static constexpr uint32_t NUM_BUCKETS = 97;
+    /// Buckets: 0 (the last removed time stamp) and one per bit position of a time stamp.
+    static constexpr uint32_t NUM_BUCKETS = 64;
 
     /// \param bucket a non-empty bucket
     /// \return the index of its smallest event
     uint32_t MinIndex(uint32_t bucket) const;
-    /// \return the lowest non-empty bucket (there must be one)
-    uint32_t LowestBucket() const;
-    /// \param bucket the bucket to put the event in
-    /// \param ev the event
-    void Put(uint32_t bucket, const Scheduler::Event& ev);
+    /// Bucket 0 is empty: move the earliest time stamp's events into it, in uid order.
+    void Refill();
 
     std::array<std::vector<Scheduler::Event>, NUM_BUCKETS> m_buckets; //!< the buckets
-    std::array<uint64_t, 2> m_nonEmpty{}; //!< bit b: bucket b has events
-    Scheduler::EventKey m_last{0, 0, 0};  //!< key of the last removed event
-    uint64_t m_size{0};                   //!< events held
+    std::size_t m_head0{0}; //!< bucket 0's next event (those before it were removed)
+    uint64_t m_nonEmpty{0}; //!< bit b: bucket b has events
+    uint64_t m_lastTs{0};   //!< time stamp of the last removed event
+    uint64_t m_size{0};     //!< events held
 };
 
 } // namespace ns3

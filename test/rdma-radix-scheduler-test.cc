@@ -33,17 +33,14 @@ TestEvent(uint64_t ts, uint32_t uid)
 
 } // namespace
 
-// The bucket of a key is one more than its highest bit that differs from the last removed
-// key, time stamp bits (32..95) above uid bits (0..31).
+// The bucket of a time stamp is one more than its highest bit that differs from the last
+// removed event's time stamp; 0 for the same time stamp.
 TEST(RdmaRadixScheduler, BucketIsTheHighestDifferingBit)
 {
-    const Scheduler::EventKey last{1000, 40, 0};
-    EXPECT_EQ(RdmaRadixScheduler::BucketOf({1000, 40, 0}, last), 0U);
-    EXPECT_EQ(RdmaRadixScheduler::BucketOf({1000, 41, 0}, last), 1U);        // 40 ^ 41 = 1
-    EXPECT_EQ(RdmaRadixScheduler::BucketOf({1000, 1U << 31, 0}, last), 32U); // top uid bit
-    EXPECT_EQ(RdmaRadixScheduler::BucketOf({1001, 0, 0}, last), 33U);        // 1000 ^ 1001 = 1
-    EXPECT_EQ(RdmaRadixScheduler::BucketOf({1024, 0, 0}, last), 43U);        // bit 10 of the ts
-    EXPECT_EQ(RdmaRadixScheduler::BucketOf({uint64_t(1) << 63, 0, 0}, last), 96U);
+    EXPECT_EQ(RdmaRadixScheduler::BucketOf(1000, 1000), 0U);
+    EXPECT_EQ(RdmaRadixScheduler::BucketOf(1001, 1000), 1U);  // 1000 ^ 1001 = 1
+    EXPECT_EQ(RdmaRadixScheduler::BucketOf(1024, 1000), 11U); // bit 10
+    EXPECT_EQ(RdmaRadixScheduler::BucketOf(uint64_t(1) << 62, 0), 63U);
 }
 
 // A simulator's pattern, sped up: each removal is followed by insertions at or after its
