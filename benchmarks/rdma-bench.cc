@@ -255,7 +255,7 @@ main(int argc, char* argv[])
 {
     Time::SetResolution(Time::PS); // 100 Gb/s frames are not whole nanoseconds
     std::string scenario = "incast";
-    std::string scheduler = "ns3::PriorityQueueScheduler";
+    std::string scheduler = RdmaHelper::FASTEST_SCHEDULER;
     CommandLine cmd(__FILE__);
     cmd.AddValue(
         "scenario",

@@ -27,8 +27,8 @@ HPCC scenarios, with the peer simulator's count on the same inputs (../shared/be
 counts are compared with the recorded ones in every run. (About 10 minutes: callgrind runs
 some 50 times slower than the program.)
 
---schedulers compares ns-3's event schedulers (Map, Heap, PriorityQueue, Calendar) on
-hpcc-a2a16 and fattree8: the fastest of --scheduler-runs runs each (this VM's speed varies
+--schedulers compares ns-3's event schedulers (Map, Heap, PriorityQueue, Calendar) and the
+module's RdmaRadixScheduler on hpcc-a2a16 and fattree8: the fastest of --scheduler-runs runs each (this VM's speed varies
 from one minute to the next, the minimum is the least disturbed run), and checks that the
 result figures are the same under every scheduler.
 
@@ -67,7 +67,9 @@ RECORD = os.path.join(HERE, "recorded-results.json")
 WORKLOAD_CDF = os.path.join(HERE, "..", "data", "flow-size", "web-search.txt")
 
 
-SCHEDULERS = ["MapScheduler", "HeapScheduler", "PriorityQueueScheduler", "CalendarScheduler"]
+SCHEDULERS = [
+    "MapScheduler", "HeapScheduler", "PriorityQueueScheduler", "CalendarScheduler", "RdmaRadixScheduler"
+]
 
 
 def callgrind_instructions(stderr):

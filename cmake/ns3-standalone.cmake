@@ -150,6 +150,9 @@ enable_testing()
 # only affect code compiled here (the installed ns-3 keeps whatever it was built with).
 function(ns3_standalone_target_setup target)
   target_compile_options(${target} PRIVATE "$<$<CXX_COMPILER_ID:GNU,Clang,AppleClang>:-Wall;-Wextra>")
+  # Calls within the module may be inlined (-fPIC alone makes every exported function
+  # interposable, so GCC neither inlines nor binds them locally; Clang assumes this anyway).
+  target_compile_options(${target} PRIVATE "$<$<CXX_COMPILER_ID:GNU>:-fno-semantic-interposition>")
   if(NS3_ASSERT)
     target_compile_definitions(${target} PRIVATE NS3_ASSERT_ENABLE)
   endif()

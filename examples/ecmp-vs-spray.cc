@@ -83,7 +83,7 @@ struct SprayConfig
     Time rto{NanoSeconds(4096ULL << 14)}; //!< go-back-N RetransmitTimeout
     uint32_t sackWindow{512};             //!< SACK reorder bitmap, packets
     Time stopTime{MilliSeconds(50)};      //!< give up after this
-    std::string scheduler{"ns3::PriorityQueueScheduler"};
+    std::string scheduler{RdmaHelper::FASTEST_SCHEDULER};
 };
 
 /// Reordering seen by one responder, from the PSNs of the data packets it receives.

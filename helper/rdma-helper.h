@@ -212,9 +212,11 @@ class RdmaHelper
      */
     static Ptr<RdmaNic> GetNic(Ptr<Node> node);
 
-    /// The fastest of ns-3's schedulers for this module's event patterns, measured by
-    /// benchmarks/run-benchmarks.py --schedulers (README, "Performance").
-    static constexpr const char* FASTEST_SCHEDULER = "ns3::PriorityQueueScheduler";
+    /// The fastest scheduler for this module's event patterns, measured by
+    /// benchmarks/run-benchmarks.py --schedulers and --instructions (README, "Performance"):
+    /// the module's radix heap (RdmaRadixScheduler), which runs events in the same order as
+    /// ns-3's own schedulers.
+    static constexpr const char* FASTEST_SCHEDULER = "ns3::RdmaRadixScheduler";
 
     /**
      * Choose ns-3's event scheduler (the global value SchedulerType). Call it before

@@ -45,7 +45,7 @@ TEST(RdmaValidation, SetSchedulerBindsSchedulerType)
     RdmaHelper::SetScheduler();
     StringValue v;
     GlobalValue::GetValueByName("SchedulerType", v);
-    EXPECT_EQ(v.Get(), "ns3::PriorityQueueScheduler");
+    EXPECT_EQ(v.Get(), "ns3::RdmaRadixScheduler");
     RdmaHelper::SetScheduler("ns3::MapScheduler");
     GlobalValue::GetValueByName("SchedulerType", v);
     EXPECT_EQ(v.Get(), "ns3::MapScheduler");
