@@ -929,7 +929,12 @@ RdmaQueuePair::ReceiveReadRequest(Ptr<Packet> payload, const RdmaBthHeader& bth,
                 m_readResponses.pop_back();
             }
         }
-        r.endSeq = std::min(r.endSeq, m_rxs.expected);
+        if (r.endSeq > m_rxs.expected)
+        {
+            // Asks for PSNs not yet requested: serve only those that were.
+            r.endSeq = m_rxs.expected;
+            r.length = std::min<uint64_t>(r.length, (r.endSeq - seq) * m_params.mtu);
+        }
     }
     else
     {
