@@ -353,59 +353,6 @@ TEST(RdmaRead, ReadsAndWritesShareTheResponder)
     Simulator::Destroy();
 }
 
-TEST(RdmaRead, PfcIncastOfReadResponsesIsLossless)
-{
-    // Host 0 reads 500 KB from each of 8 hosts at once: 8 responders' responses converge
-    // on host 0's port through a 2 MB buffer. PFC pauses the responders: no drop, every
-    // READ completes with its bytes, no re-request; the port stays busy (within 5 % of
-    // the analytical goodput, as the WRITE incast of RdmaIncast).
-    const uint32_t responders = 8;
-    const uint64_t bytes = 500'000;
-    Star star(responders + 1, "100Gbps", MicroSeconds(1));
-    star.rdma.SetMmuAttribute("BufferSize", UintegerValue(2 * 1024 * 1024));
-    star.rdma.SetMmuAttribute("PfcEnabled", BooleanValue(true));
-    star.rdma.SetSwitchAttribute("EcnEnabled", BooleanValue(false));
-    star.Install();
-    std::vector<CompletionLog> logs(responders);
-    std::vector<Ptr<RdmaQueuePair>> requesters;
-    for (uint32_t i = 0; i < responders; ++i)
-    {
-        auto [a, b] = star.rdma.Connect(star.hosts.Get(0), star.hosts.Get(i + 1));
-        logs[i].Attach(a, b);
-        requesters.push_back(a);
-        PostReadAt(a, star.hosts.Get(0), Seconds(0), bytes, i);
-    }
-    Simulator::Stop(Seconds(1));
-    Simulator::Run();
-    Time last;
-    uint64_t pfcAtResponders = 0;
-    for (uint32_t i = 0; i < responders; ++i)
-    {
-        ASSERT_EQ(logs[i].sends.size(), 1u) << "READ " << i;
-        EXPECT_EQ(logs[i].sends[0].length, bytes);
-        EXPECT_EQ(requesters[i]->GetBytesRead(), bytes);
-        EXPECT_EQ(requesters[i]->GetReadReRequests(), 0u);
-        last = std::max(last, logs[i].sends[0].completionTime);
-        pfcAtResponders += star.HostDevice(i + 1)->GetPfcFramesReceived();
-    }
-    uint64_t linkDrops = 0;
-    for (uint32_t i = 0; i <= responders; ++i)
-    {
-        linkDrops += star.HostDevice(i)->GetRxDropCount() + star.SwitchDevice(i)->GetRxDropCount();
-    }
-    EXPECT_EQ(star.Switch()->GetTotalDrops(), 0u);
-    EXPECT_EQ(linkDrops, 0u);
-    EXPECT_GT(star.Switch()->GetPfcPausesSent(), 0u);
-    EXPECT_GT(pfcAtResponders, 0u);
-    const double goodput = responders * bytes * 8.0 / last.GetSeconds();
-    std::cout << "8-to-1 READ incast: " << goodput / 1e9 << " Gb/s, "
-              << star.Switch()->GetPfcPausesSent() << " pauses sent, last READ at "
-              << last.As(Time::US) << "\n";
-    EXPECT_GE(goodput, 0.95 * AnalyticalGoodput(100e9, 1024)) << goodput / 1e9 << " Gb/s";
-    EXPECT_LE(goodput, AnalyticalGoodput(100e9, 1024));
-    Simulator::Destroy();
-}
-
 TEST(RdmaReadDeathTest, BadReadSettingsAreClearErrors)
 {
     EXPECT_DEATH(
@@ -491,4 +438,140 @@ TEST(RdmaRead, BulkSenderReads)
     EXPECT_EQ(qp->GetReadResponsesReceived(), 300u);
     EXPECT_EQ(monitor.GetLastCompletion() - MicroSeconds(1), 3 * PicoSeconds(12759200));
     Simulator::Destroy();
+}
+
+namespace
+{
+
+/// What an 8-to-1 incast run shows.
+struct IncastResult
+{
+    uint64_t pauses{0};       //!< PFC pauses the switch sent
+    uint64_t pfcAtSenders{0}; //!< PFC frames the data senders received
+    uint64_t drops{0};        //!< switch and link drops
+    uint64_t cnps{0};         //!< CNPs the data receivers sent
+    DataRate lowest;          //!< lowest rate a data sender's congestion control set
+    Time lastCompletion;      //!< the last requester completion
+};
+
+/**
+ * Host 0 reads 500 KB from each of 8 hosts at once or (read false) the 8 hosts WRITE 500 KB
+ * each to host 0, through a 2 MB switch buffer with PFC. Every message must complete with
+ * its bytes and without retransmission.
+ * \param congestionControl the congestion control's TypeId
+ * \param read READs (else WRITEs)
+ * \param ecn the switch marks ECN
+ * \return what the run shows
+ */
+IncastResult
+Incast(const std::string& congestionControl, bool read, bool ecn)
+{
+    const uint32_t senders = 8;
+    const uint64_t bytes = 500'000;
+    Star star(senders + 1, "100Gbps", MicroSeconds(1));
+    star.rdma.SetMmuAttribute("BufferSize", UintegerValue(2 * 1024 * 1024));
+    star.rdma.SetMmuAttribute("PfcEnabled", BooleanValue(true));
+    star.rdma.SetSwitchAttribute("EcnEnabled", BooleanValue(ecn));
+    star.rdma.SetCongestionControl(congestionControl);
+    star.Install();
+    std::vector<CompletionLog> logs(senders);
+    std::vector<Ptr<RdmaQueuePair>> requesters;
+    std::vector<Ptr<RdmaQueuePair>> peers;
+    IncastResult r;
+    for (uint32_t i = 0; i < senders; ++i)
+    {
+        auto [a, b] = read ? star.rdma.Connect(star.hosts.Get(0), star.hosts.Get(i + 1))
+                           : star.rdma.Connect(star.hosts.Get(i + 1), star.hosts.Get(0));
+        logs[i].Attach(a, b);
+        requesters.push_back(a);
+        peers.push_back(b);
+        Ptr<RdmaQueuePair> dataSender = read ? b : a;
+        dataSender->TraceConnectWithoutContext("Rate",
+                                               MakeBoundCallback(
+                                                   +[](DataRate* low, DataRate, DataRate now) {
+                                                       if (*low == DataRate(0) || now < *low)
+                                                       {
+                                                           *low = now;
+                                                       }
+                                                   },
+                                                   &r.lowest));
+        if (read)
+        {
+            PostReadAt(a, star.hosts.Get(0), Seconds(0), bytes, i);
+        }
+        else
+        {
+            PostWriteAt(a, star.hosts.Get(i + 1), Seconds(0), bytes, i);
+        }
+    }
+    Simulator::Stop(Seconds(1));
+    Simulator::Run();
+    uint64_t cnpsReceived = 0;
+    for (uint32_t i = 0; i < senders; ++i)
+    {
+        EXPECT_EQ(logs[i].sends.size(), 1u) << congestionControl << " message " << i;
+        if (!logs[i].sends.empty())
+        {
+            EXPECT_EQ(logs[i].sends[0].length, bytes);
+            r.lastCompletion = std::max(r.lastCompletion, logs[i].sends[0].completionTime);
+        }
+        EXPECT_EQ(read ? requesters[i]->GetBytesRead() : peers[i]->GetBytesReceived(), bytes);
+        EXPECT_EQ(requesters[i]->GetRetransmissions(), 0u);
+        EXPECT_EQ(requesters[i]->GetReadReRequests(), 0u);
+        Ptr<RdmaQueuePair> dataReceiver = read ? requesters[i] : peers[i];
+        Ptr<RdmaQueuePair> dataSender = read ? peers[i] : requesters[i];
+        r.cnps += dataReceiver->GetCnpsSent();
+        cnpsReceived += dataSender->GetCnpsReceived();
+        r.pfcAtSenders += star.HostDevice(i + 1)->GetPfcFramesReceived();
+    }
+    EXPECT_EQ(r.cnps, cnpsReceived);
+    r.drops = star.Switch()->GetTotalDrops();
+    for (uint32_t i = 0; i <= senders; ++i)
+    {
+        r.drops += star.HostDevice(i)->GetRxDropCount() + star.SwitchDevice(i)->GetRxDropCount();
+    }
+    r.pauses = star.Switch()->GetPfcPausesSent();
+    std::cout << congestionControl << (read ? " READ" : " WRITE") << " incast, ECN "
+              << (ecn ? "on" : "off") << ": " << r.pauses << " pauses, " << r.cnps
+              << " CNPs, lowest data sender rate " << r.lowest.GetBitRate() / 1e9
+              << " Gb/s, last completion " << r.lastCompletion.As(Time::US) << "\n";
+    Simulator::Destroy();
+    return r;
+}
+
+} // namespace
+
+TEST(RdmaRead, PfcIncastOfReadResponsesIsLossless)
+{
+    // Host 0 reads 500 KB from each of 8 hosts at once: 8 responders' responses converge
+    // on host 0's port through a 2 MB buffer. PFC pauses the responders: no drop, every
+    // READ completes with its bytes, no re-request; the port stays busy (within 5 % of
+    // the analytical goodput, as the WRITE incast of RdmaIncast).
+    const IncastResult r = Incast("ns3::RdmaFixedRateCongestionControl", true, false);
+    EXPECT_EQ(r.drops, 0u);
+    EXPECT_GT(r.pauses, 0u);
+    EXPECT_GT(r.pfcAtSenders, 0u);
+    ASSERT_TRUE(r.lastCompletion.IsStrictlyPositive());
+    const double goodput = 8 * 500'000 * 8.0 / r.lastCompletion.GetSeconds();
+    EXPECT_GE(goodput, 0.95 * AnalyticalGoodput(100e9, 1024)) << goodput / 1e9 << " Gb/s";
+    EXPECT_LE(goodput, AnalyticalGoodput(100e9, 1024));
+}
+
+TEST(RdmaRead, DcqcnAtTheResponderPacesTheResponses)
+{
+    // The requester answers CE-marked responses with CNPs to the responder, whose DCQCN
+    // (reaction point) cuts its rate, and the responses leave at that rate: the 8-to-1
+    // READ incast behaves as the 8-to-1 WRITE incast of the same bytes (the same CNPs,
+    // the same rate cuts, the same pauses: the data senders run the same DCQCN on the same
+    // arrivals), and DCQCN pauses less than a fixed line rate, which ignores the CNPs.
+    const IncastResult fixed = Incast("ns3::RdmaFixedRateCongestionControl", true, true);
+    const IncastResult read = Incast("ns3::DcqcnCongestionControl", true, true);
+    const IncastResult write = Incast("ns3::DcqcnCongestionControl", false, true);
+    EXPECT_EQ(fixed.lowest.GetBitRate(), 0u); // no rate change at all
+    EXPECT_EQ(read.drops, 0u);
+    EXPECT_LT(read.pauses, fixed.pauses);
+    EXPECT_GT(read.lowest.GetBitRate(), 0u);
+    EXPECT_LT(read.lowest.GetBitRate(), 50'000'000'000u);
+    EXPECT_NEAR(double(read.pauses), double(write.pauses), 0.1 * write.pauses);
+    EXPECT_NEAR(read.lowest.GetBitRate() / 1e9, write.lowest.GetBitRate() / 1e9, 0.5);
 }
