@@ -328,6 +328,9 @@ RdmaQueuePair::SetPeerReadLimits(uint32_t responderResources, uint64_t maxReadSi
     NS_ABORT_MSG_IF(m_initiatorDepth == 0,
                     "ns3::RdmaQueuePair::InitiatorDepth 0 on queue pair "
                         << m_qpn << " is invalid: at least 1 outstanding RDMA READ (IBTA ORD)");
+    NS_ABORT_MSG_IF(responderResources == 0,
+                    "ns3::RdmaQueuePair::ResponderResources 0 of the peer of queue pair "
+                        << m_qpn << " is invalid: at least 1 queued RDMA READ (IBTA IRD)");
     NS_ABORT_MSG_IF(m_initiatorDepth > responderResources,
                     "ns3::RdmaQueuePair::InitiatorDepth "
                         << m_initiatorDepth << " on queue pair " << m_qpn
