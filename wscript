@@ -323,6 +323,7 @@ def build(bld):
             'test/rdma-ecmp-spray-test.cc',
             'test/rdma-path-selector-test.cc',
             'test/rdma-endpoint-test.cc',
+            'test/rdma-read-test.cc',
             'test/rdma-scale-up-test.cc',
             'test/rdma-scale-up-profile-test.cc',
             'test/rdma-robustness-test.cc',

@@ -55,12 +55,17 @@ RdmaBulkSendApplication::GetTypeId()
                           UintegerValue(1),
                           MakeUintegerAccessor(&RdmaBulkSendApplication::m_outstanding),
                           MakeUintegerChecker<uint32_t>(1))
-            .AddAttribute(
-                "Opcode",
-                "The operation: Write (RDMA WRITE) or Send",
-                EnumValue(RdmaWorkRequest::WRITE),
-                MakeEnumAccessor(&RdmaBulkSendApplication::m_opcode),
-                MakeEnumChecker(RdmaWorkRequest::WRITE, "Write", RdmaWorkRequest::SEND, "Send"))
+            .AddAttribute("Opcode",
+                          "The operation: Write (RDMA WRITE), Send, or Read (RDMA READ of Remote's "
+                          "memory into this node's: the data flows from Remote to this node)",
+                          EnumValue(RdmaWorkRequest::WRITE),
+                          MakeEnumAccessor(&RdmaBulkSendApplication::m_opcode),
+                          MakeEnumChecker(RdmaWorkRequest::WRITE,
+                                          "Write",
+                                          RdmaWorkRequest::SEND,
+                                          "Send",
+                                          RdmaWorkRequest::READ,
+                                          "Read"))
             .AddTraceSource("QueuePairCreated",
                             "The connection: requester and responder queue pairs",
                             MakeTraceSourceAccessor(&RdmaBulkSendApplication::m_qpCreatedTrace),

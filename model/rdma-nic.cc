@@ -357,6 +357,15 @@ RdmaNic::ConnectEndpoints(Ptr<RdmaNic> peer,
     Ptr<RdmaTransportEndpoint> qb = peer->CreateEndpoint(peerFactory);
     // Both ends start from the same PSN, as exchanged out of band in verbs.
     qb->SetInitialPsn(qa->GetInitialPsn());
+    // RC queue pairs also exchange their RDMA READ limits (rdma_cm's initiator_depth and
+    // responder_resources): each end's InitiatorDepth must fit the other's ResponderResources.
+    Ptr<RdmaQueuePair> rcA = DynamicCast<RdmaQueuePair>(qa);
+    Ptr<RdmaQueuePair> rcB = DynamicCast<RdmaQueuePair>(qb);
+    if (rcA && rcB)
+    {
+        rcA->SetPeerReadLimits(rcB->GetResponderResources(), rcB->GetMaxReadSize());
+        rcB->SetPeerReadLimits(rcA->GetResponderResources(), rcA->GetMaxReadSize());
+    }
     qa->Connect(peer->GetAddress(), qb->GetQpn());
     qb->Connect(GetAddress(), qa->GetQpn());
     return {qa, qb};
@@ -664,6 +673,10 @@ RdmaNic::Receive(uint32_t port, Ptr<RdmaNetDevice> /* device */, Ptr<Packet> p)
     else if (RdmaBthHeader::IsWrite(opcode) || RdmaBthHeader::IsSend(opcode))
     {
         qp->ReceiveData(p, bth, ecnCe, raw[8]); // raw[8]: the IPv4 TTL
+    }
+    else if (opcode >= RC_READ_REQUEST && opcode <= RC_READ_RESPONSE_ONLY)
+    {
+        qp->ReceiveData(p, bth, ecnCe, raw[8]); // READ request (responder), response (requester)
     }
     else
     {

@@ -78,6 +78,26 @@ RdmaQueuePair::GetTypeId()
                           TimeValue(Time(0)),
                           MakeTimeAccessor(&RdmaQueuePair::m_configuredBaseRtt),
                           MakeTimeChecker(Time(0)))
+            .AddAttribute("InitiatorDepth",
+                          "RDMA READs this queue pair may have outstanding as requester (IBTA "
+                          "ORD, verbs max_rd_atomic); at most the peer's ResponderResources. "
+                          "16: what ConnectX adapters (mlx5) report as max_qp_init_rd_atom "
+                          "and max_qp_rd_atom (ibv_devinfo -v).",
+                          UintegerValue(16),
+                          MakeUintegerAccessor(&RdmaQueuePair::m_initiatorDepth),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("ResponderResources",
+                          "RDMA READs this queue pair queues as responder (IBTA IRD, verbs "
+                          "max_dest_rd_atomic). 16: ConnectX's max_qp_rd_atom.",
+                          UintegerValue(16),
+                          MakeUintegerAccessor(&RdmaQueuePair::m_responderResources),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("MaxReadSize",
+                          "Longest RDMA READ this queue pair serves as responder, bytes (IBTA "
+                          "maximum message size 2^31).",
+                          UintegerValue(0x80000000ULL),
+                          MakeUintegerAccessor(&RdmaQueuePair::m_maxReadSize),
+                          MakeUintegerChecker<uint64_t>())
             .AddTraceSource("Rate",
                             "The congestion control's sending rate (pacing), old and new.",
                             MakeTraceSourceAccessor(&RdmaQueuePair::m_rateTrace),
@@ -101,6 +121,15 @@ RdmaQueuePair::GetTypeId()
                             "a retransmission.",
                             MakeTraceSourceAccessor(&RdmaQueuePair::m_txTrace),
                             "ns3::RdmaQueuePair::TxTracedCallback")
+            .AddTraceSource("ReadResponseTx",
+                            "The responder sent a READ Response packet (its sequence).",
+                            MakeTraceSourceAccessor(&RdmaQueuePair::m_readResponseTxTrace),
+                            "ns3::RdmaQueuePair::SequenceTracedCallback")
+            .AddTraceSource("ReadReRequest",
+                            "The requester re-issued a READ Request from this sequence (the "
+                            "first missing response).",
+                            MakeTraceSourceAccessor(&RdmaQueuePair::m_readReRequestTrace),
+                            "ns3::RdmaQueuePair::SequenceTracedCallback")
             .AddTraceSource("Timeout",
                             "The retransmission timer expired (oldest unacknowledged seq).",
                             MakeTraceSourceAccessor(&RdmaQueuePair::m_timeoutTrace),
@@ -164,6 +193,7 @@ RdmaQueuePair::DoDispose()
     m_sendCompletion = CompletionCallback();
     m_recvCompletion = CompletionCallback();
     m_txMessages.clear();
+    m_readResponses.clear();
     Object::DoDispose();
 }
 
@@ -236,6 +266,16 @@ RdmaQueuePair::Connect(Ipv4Address remoteAddress, uint32_t remoteQpn)
     NS_ABORT_MSG_IF(remoteQpn > PSN_MASK,
                     "remote QPN " << remoteQpn << " does not fit the 24-bit BTH field");
     NS_ABORT_MSG_IF(!m_cc, "queue pair must be created by RdmaNic::CreateQueuePair before Connect");
+    NS_ABORT_MSG_IF(m_initiatorDepth == 0,
+                    "ns3::RdmaQueuePair::InitiatorDepth 0 on queue pair "
+                        << m_qpn << " is invalid: at least 1 outstanding RDMA READ (IBTA ORD)");
+    NS_ABORT_MSG_IF(m_responderResources == 0,
+                    "ns3::RdmaQueuePair::ResponderResources 0 on queue pair "
+                        << m_qpn << " is invalid: at least 1 queued RDMA READ (IBTA IRD)");
+    NS_ABORT_MSG_IF(m_maxReadSize == 0 || m_maxReadSize > 0x80000000ULL,
+                    "ns3::RdmaQueuePair::MaxReadSize "
+                        << m_maxReadSize << " on queue pair " << m_qpn
+                        << " is invalid; valid: 1..2^31 (IBTA maximum message size)");
     m_remoteAddress = remoteAddress;
     m_remoteQpn = remoteQpn;
     m_connected = true;
@@ -253,6 +293,19 @@ RdmaQueuePair::PostSend(const RdmaWorkRequest& wr)
     NS_ABORT_MSG_IF(wr.length > 0x80000000ULL,
                     "work request length " << wr.length
                                            << " exceeds the IBTA maximum message size 2^31");
+    if (wr.opcode == RdmaWorkRequest::READ)
+    {
+        NS_ABORT_MSG_IF(m_unreliable || m_selective || m_restartOnGap,
+                        "RDMA READ on queue pair " << m_qpn << " needs go-back-N loss recovery "
+                                                   << "(ns3::RdmaGoBackNLossRecovery); it uses "
+                                                   << m_lr->GetName());
+        NS_ABORT_MSG_IF(wr.length > m_peerMaxReadSize,
+                        "RDMA READ of " << wr.length << " bytes on queue pair " << m_qpn
+                                        << " exceeds the responder's MaxReadSize "
+                                        << m_peerMaxReadSize << "; valid: 0.."
+                                        << m_peerMaxReadSize);
+        ++m_readsQueued;
+    }
     TxMessage m;
     m.wr = wr;
     m.firstSeq = m_rs.seqEnd;
@@ -270,6 +323,38 @@ RdmaQueuePair::PostSend(const RdmaWorkRequest& wr)
     {
         m_txReady();
     }
+}
+
+void
+RdmaQueuePair::SetPeerReadLimits(uint32_t responderResources, uint64_t maxReadSize)
+{
+    NS_LOG_FUNCTION(this << responderResources << maxReadSize);
+    NS_ABORT_MSG_IF(m_initiatorDepth == 0,
+                    "ns3::RdmaQueuePair::InitiatorDepth 0 on queue pair "
+                        << m_qpn << " is invalid: at least 1 outstanding RDMA READ (IBTA ORD)");
+    NS_ABORT_MSG_IF(responderResources == 0,
+                    "ns3::RdmaQueuePair::ResponderResources 0 of the peer of queue pair "
+                        << m_qpn << " is invalid: at least 1 queued RDMA READ (IBTA IRD)");
+    NS_ABORT_MSG_IF(m_initiatorDepth > responderResources,
+                    "ns3::RdmaQueuePair::InitiatorDepth "
+                        << m_initiatorDepth << " on queue pair " << m_qpn
+                        << " exceeds the peer's ResponderResources " << responderResources
+                        << "; valid: 1.." << responderResources
+                        << " (IBTA: the requester's ORD must not exceed the responder's IRD)");
+    m_peerResponderResources = responderResources;
+    m_peerMaxReadSize = maxReadSize;
+}
+
+uint32_t
+RdmaQueuePair::GetResponderResources() const
+{
+    return m_responderResources;
+}
+
+uint64_t
+RdmaQueuePair::GetMaxReadSize() const
+{
+    return m_maxReadSize;
 }
 
 void
@@ -350,12 +435,28 @@ RdmaQueuePair::GetSourcePort() const
 bool
 RdmaQueuePair::HasDataToSend() const
 {
+    return !m_readResponses.empty() || RequesterHasData();
+}
+
+bool
+RdmaQueuePair::RequesterHasData() const
+{
     if (m_ccState.window != 0 && m_ccState.bytesInFlight >= m_ccState.window)
     {
         return false; // a packet may leave while fewer than window bytes are in flight
     }
     uint64_t seq;
-    return m_lr->GetNextSequence(m_rs, seq);
+    return m_lr->GetNextSequence(m_rs, seq) && (m_readsQueued == 0 || ReadAllowed(seq));
+}
+
+bool
+RdmaQueuePair::ReadAllowed(uint64_t seq) const
+{
+    // The send queue is processed in order: a READ beyond the initiator depth holds back
+    // what follows it too. A READ already requested (a re-request) takes no new slot.
+    const TxMessage& m = m_txMessages[FindMessage(seq)];
+    return m.wr.opcode != RdmaWorkRequest::READ || seq < m_rs.highestSent ||
+           m_readsOutstanding < m_initiatorDepth;
 }
 
 uint32_t
@@ -409,12 +510,17 @@ RdmaQueuePair::GetNextPacket()
 uint64_t
 RdmaQueuePair::GetNextPacketAddress() const
 {
+    if (!m_readResponses.empty() && (m_preferResponse || !RequesterHasData()))
+    {
+        const ReadResponse& r = m_readResponses.front();
+        return r.virtualAddress + (r.nextSeq - r.startSeq) * m_params.mtu;
+    }
     uint64_t seq = 0;
     const bool any = m_lr->GetNextSequence(m_rs, seq);
     NS_ASSERT_MSG(any, "GetNextPacketAddress without a packet to send");
     const TxMessage& m = m_txMessages[FindMessage(seq)];
     const uint64_t offset = (seq - m.firstSeq) * m_params.mtu;
-    return m.wr.opcode == RdmaWorkRequest::WRITE ? m.wr.remoteAddress + offset : offset;
+    return m.wr.opcode == RdmaWorkRequest::SEND ? offset : m.wr.remoteAddress + offset;
 }
 
 void
@@ -435,12 +541,26 @@ RdmaQueuePair::GetNextPacket(uint16_t sourcePort)
     {
         sourcePort = m_sourcePort;
     }
+    if (!m_readResponses.empty())
+    {
+        // Responses and the queue pair's own requests take turns (one pacer, one rate).
+        if (m_preferResponse || !RequesterHasData())
+        {
+            m_preferResponse = false;
+            return GetNextReadResponse(sourcePort);
+        }
+        m_preferResponse = true;
+    }
     uint64_t seq = 0;
     const bool any = m_lr->GetNextSequence(m_rs, seq);
     NS_ASSERT_MSG(any, "GetNextPacket without a packet to send");
     NS_ASSERT(seq < m_rs.seqEnd && seq >= m_rs.sndUna);
     const TxMessage& m = m_txMessages[FindMessage(seq)];
     const uint64_t index = seq - m.firstSeq;
+    if (m.wr.opcode == RdmaWorkRequest::READ)
+    {
+        return GetReadRequest(m, seq, sourcePort);
+    }
     const bool first = index == 0;
     const bool last = index + 1 == m.numPackets;
     const uint32_t payload =
@@ -557,6 +677,287 @@ RdmaQueuePair::GetNextPacket(uint16_t sourcePort)
     NS_LOG_LOGIC("qp " << m_qpn << " tx seq " << seq << " psn " << SeqToPsn(seq) << " "
                        << RdmaBthHeader::OpcodeName(opcode) << (retransmission ? " (retx)" : ""));
     return p;
+}
+
+Ptr<Packet>
+RdmaQueuePair::GetReadRequest(const TxMessage& m, uint64_t seq, uint16_t sourcePort)
+{
+    // IBTA vol. 1 §9.4.3: BTH, RETH (VA, R_Key, DMA length of what is still to be read),
+    // ICRC; no payload. A re-request from a missing response's PSN asks for the rest of
+    // the message from the matching byte on (§9.7.5.1: VA and length adjusted).
+    const uint64_t offset = std::min<uint64_t>(m.wr.length, (seq - m.firstSeq) * m_params.mtu);
+    Ptr<Packet> p = Create<Packet>(RdmaIcrcTrailer::SIZE);
+    RdmaBthHeader& bth = m_txBth;
+    bth.SetOpcode(RC_READ_REQUEST);
+    bth.SetPadCount(0);
+    bth.SetPartitionKey(m_params.partitionKey);
+    bth.SetBecn(false);
+    bth.SetDestQp(m_remoteQpn);
+    bth.SetAckRequest(false); // the responses are the acknowledgement
+    bth.SetPsn(SeqToPsn(seq));
+    bth.SetTimestampRequest(false);
+    bth.SetTelemetry(false);
+    RdmaRethHeader reth;
+    reth.SetVirtualAddress(m.wr.remoteAddress + offset);
+    reth.SetRKey(m.wr.rkey);
+    reth.SetDmaLength(static_cast<uint32_t>(m.wr.length - offset));
+    RdmaHeaderStack& stack = m_txStack;
+    stack.BeginRoce();
+    stack.Append(bth);
+    stack.Append(reth);
+    stack.FinishIpv4Udp(m_localAddress,
+                        m_remoteAddress,
+                        m_dscp,
+                        m_params.ecnCapable ? Ipv4Header::ECN_ECT0 : Ipv4Header::ECN_NotECT,
+                        sourcePort,
+                        ROCEV2_PORT,
+                        p->GetSize());
+    p->AddHeader(stack);
+
+    const bool retransmission = seq < m_rs.highestSent;
+    ++m_packetsSent;
+    ++m_readRequestsSent;
+    if (retransmission)
+    {
+        ++m_retransmissions;
+        ++m_readReRequests;
+        m_readReRequestTrace(seq);
+    }
+    else
+    {
+        ++m_readsOutstanding;
+    }
+    // The request takes every PSN of its responses (§9.4.3): the next request follows them.
+    const uint64_t end = m.firstSeq + m.numPackets;
+    m_rs.sndNxt = std::max(m_rs.sndNxt, end);
+    m_rs.highestSent = std::max(m_rs.highestSent, end);
+    RecordSendTime(seq, retransmission);
+    m_lr->OnPacketSent(m_rs, seq, retransmission);
+    ChargePacer(p, 0);
+    UpdateInFlight();
+    SyncTimer();
+    PublishCcState();
+    m_txTrace(seq, retransmission);
+    NS_LOG_LOGIC("qp " << m_qpn << " tx seq " << seq << " READ request of " << m.wr.length - offset
+                       << " bytes" << (retransmission ? " (again)" : ""));
+    return p;
+}
+
+Ptr<Packet>
+RdmaQueuePair::GetNextReadResponse(uint16_t sourcePort)
+{
+    ReadResponse& r = m_readResponses.front();
+    const uint64_t seq = r.nextSeq;
+    const uint64_t index = seq - r.startSeq;
+    const bool first = index == 0;
+    const bool last = seq + 1 == r.endSeq;
+    const uint32_t payload =
+        last ? static_cast<uint32_t>(r.length - index * m_params.mtu) : m_params.mtu;
+    const uint8_t pad = static_cast<uint8_t>((4 - payload % 4) % 4);
+    const uint8_t opcode = first && last ? RC_READ_RESPONSE_ONLY
+                           : first       ? RC_READ_RESPONSE_FIRST
+                           : last        ? RC_READ_RESPONSE_LAST
+                                         : RC_READ_RESPONSE_MIDDLE;
+    Ptr<Packet> p = Create<Packet>(payload + pad + RdmaIcrcTrailer::SIZE);
+    RdmaBthHeader& bth = m_txBth;
+    bth.SetOpcode(opcode);
+    bth.SetPadCount(pad);
+    bth.SetPartitionKey(m_params.partitionKey);
+    bth.SetBecn(false);
+    bth.SetDestQp(m_remoteQpn);
+    bth.SetAckRequest(false);
+    bth.SetPsn(SeqToPsn(seq));
+    bth.SetTimestampRequest(false);
+    bth.SetTelemetry(false);
+    RdmaHeaderStack& stack = m_txStack;
+    stack.BeginRoce();
+    stack.Append(bth);
+    if (RdmaBthHeader::HasAeth(opcode))
+    {
+        RdmaAethHeader& aeth = m_txAeth;
+        aeth.SetSyndrome(RdmaAethHeader::AckSyndrome());
+        aeth.SetMsn(r.msn);
+        stack.Append(aeth);
+    }
+    stack.FinishIpv4Udp(m_localAddress,
+                        m_remoteAddress,
+                        m_dscp,
+                        m_params.ecnCapable ? Ipv4Header::ECN_ECT0 : Ipv4Header::ECN_NotECT,
+                        sourcePort,
+                        ROCEV2_PORT,
+                        p->GetSize());
+    p->AddHeader(stack);
+    ++m_readResponsesSent;
+    if (++r.nextSeq >= r.endSeq)
+    {
+        m_readResponses.pop_front();
+        if (m_readResponses.empty() && m_ackHeld)
+        {
+            // An event of its own: the NIC is building this packet.
+            Simulator::ScheduleNow(&RdmaQueuePair::ReleaseHeldAck, this);
+        }
+    }
+    ChargePacer(p, payload);
+    PublishCcState();
+    m_readResponseTxTrace(seq);
+    NS_LOG_LOGIC("qp " << m_qpn << " tx seq " << seq << " " << RdmaBthHeader::OpcodeName(opcode)
+                       << " " << payload << " bytes");
+    return p;
+}
+
+void
+RdmaQueuePair::ChargePacer(Ptr<const Packet> p, uint32_t payload)
+{
+    const uint32_t wireBytes =
+        m_params.port
+            ? m_params.port->GetPacketWireBytes(p)
+            : RdmaNetDevice::WireBytes(p->GetSize() + RdmaNetDevice::ETHERNET_HEADER_BYTES);
+    m_cc->OnPacketSent(m_ccState, wireBytes);
+    m_nextSendTime = Simulator::Now() + PacingGap(payload, wireBytes);
+    m_lastTxTime = Simulator::Now();
+    m_lastTxWireBytes = wireBytes;
+    m_lastTxPayloadBytes = payload;
+}
+
+void
+RdmaQueuePair::ReleaseHeldAck()
+{
+    if (!m_ackHeld || !m_readResponses.empty())
+    {
+        return; // sent already, or more responses came first: after them
+    }
+    m_ackHeld = false;
+    SendAck(m_heldAckSeq, m_heldAckSyndrome);
+}
+
+uint64_t
+RdmaQueuePair::FirstMissingReadResponse() const
+{
+    for (const TxMessage& m : m_txMessages)
+    {
+        if (m.wr.opcode == RdmaWorkRequest::READ)
+        {
+            return std::max(m.firstSeq, m_rs.sndUna);
+        }
+    }
+    return UINT64_MAX;
+}
+
+void
+RdmaQueuePair::ReadResponseMissing(uint64_t missing)
+{
+    // Everything before the missing response was executed: the response or ACK that
+    // revealed the gap acknowledges it (IBTA vol. 1 §9.7.5.1).
+    RdmaAckInfo info;
+    info.previousUna = m_rs.sndUna;
+    uint64_t newlyAcked = 0;
+    AdvanceUna(missing, newlyAcked);
+    if (!m_readGapReported)
+    {
+        m_readGapReported = true;
+        NS_LOG_LOGIC("qp " << m_qpn << " READ response " << missing << " missing: re-request");
+        info.nak = true;
+        info.cumAck = missing;
+        m_lr->OnNak(m_rs, info); // go-back-N: sndNxt = missing, the READ is requested again
+    }
+    UpdateInFlight();
+    SyncTimer();
+    m_txReady();
+}
+
+void
+RdmaQueuePair::ReceiveReadResponse(Ptr<Packet> payload, const RdmaBthHeader& bth)
+{
+    const uint8_t opcode = bth.GetOpcode();
+    const uint64_t seq = PsnToSeq(bth.GetPsn(), m_rs.sndUna);
+    const uint64_t expected = m_readsQueued == 0 ? UINT64_MAX : FirstMissingReadResponse();
+    if (seq < expected || seq >= m_rs.highestSent)
+    {
+        ++m_readResponseDiscards; // a duplicate, or of no READ outstanding
+        return;
+    }
+    if (seq > expected)
+    {
+        ++m_readResponseDiscards; // beyond a missing response (PSN sequence error)
+        ReadResponseMissing(expected);
+        return;
+    }
+    // In order: it lands, and acknowledges every earlier request (implicitly).
+    m_readGapReported = false;
+    const uint32_t bytes = payload->GetSize() - RdmaIcrcTrailer::SIZE - bth.GetPadCount() -
+                           (RdmaBthHeader::HasAeth(opcode) ? RdmaAethHeader::SIZE : 0u);
+    ++m_readResponsesReceived;
+    m_bytesRead += bytes;
+    RdmaAckInfo info;
+    info.previousUna = m_rs.sndUna;
+    info.cumAck = seq + 1;
+    uint64_t newlyAcked = 0;
+    AdvanceUna(seq + 1, newlyAcked); // completes the READ at its last response
+    m_lr->OnAck(m_rs, info);
+    UpdateInFlight();
+    SyncTimer();
+    m_txReady();
+}
+
+void
+RdmaQueuePair::ReceiveReadRequest(Ptr<Packet> payload, const RdmaBthHeader& bth, uint64_t seq)
+{
+    RdmaRethHeader reth;
+    payload->PeekHeader(reth);
+    const uint64_t length = reth.GetDmaLength();
+    NS_ABORT_MSG_IF(length > m_maxReadSize,
+                    "RDMA READ of " << length << " bytes (PSN " << bth.GetPsn()
+                                    << ") exceeds ns3::RdmaQueuePair::MaxReadSize " << m_maxReadSize
+                                    << " of queue pair " << m_qpn);
+    if (seq > m_rxs.expected &&
+        m_lr->OnOutOfOrderData(m_rxs, *this, seq) == RdmaLossRecovery::RX_DISCARD)
+    {
+        return; // a gap before it: NAKed like any request
+    }
+    const uint64_t packets = length == 0 ? 1 : (length + m_params.mtu - 1) / m_params.mtu;
+    ReadResponse r{seq, seq + packets, seq, length, reth.GetVirtualAddress(), m_msn};
+    if (seq < m_rxs.expected)
+    {
+        // A re-request (IBTA vol. 1 §9.5: executed again for those PSNs). Responses queued
+        // for these PSNs or later are superseded: the requester goes back to seq and asks
+        // for what follows again.
+        ++m_duplicateReadRequests;
+        while (!m_readResponses.empty() && m_readResponses.back().startSeq >= seq)
+        {
+            m_readResponses.pop_back();
+        }
+        if (!m_readResponses.empty() && m_readResponses.back().endSeq > seq)
+        {
+            ReadResponse& cut = m_readResponses.back();
+            cut.endSeq = seq;
+            cut.length = (seq - cut.startSeq) * m_params.mtu;
+            if (cut.nextSeq >= seq)
+            {
+                m_readResponses.pop_back();
+            }
+        }
+        if (r.endSeq > m_rxs.expected)
+        {
+            // Asks for PSNs not yet requested: serve only those that were.
+            r.endSeq = m_rxs.expected;
+            r.length = std::min<uint64_t>(r.length, (r.endSeq - seq) * m_params.mtu);
+        }
+    }
+    else
+    {
+        NS_ABORT_MSG_IF(m_readResponses.size() >= m_responderResources,
+                        "queue pair " << m_qpn << " received an RDMA READ beyond its "
+                                      << "ResponderResources " << m_responderResources
+                                      << " (IBTA: the requester's ORD exceeds this IRD)");
+        m_rxs.expected = seq + packets;
+        m_rxs.messageStart = m_rxs.expected;
+        m_rxs.nakOutstanding = false;
+        m_rxs.dupAckSent = false;
+        m_msn = (m_msn + 1) & PSN_MASK;
+        r.msn = m_msn;
+    }
+    m_readResponses.push_back(r);
+    m_txReady();
 }
 
 uint32_t
@@ -767,6 +1168,11 @@ RdmaQueuePair::AdvanceUna(uint64_t newUna, uint64_t& newlyAcked)
         {
             break;
         }
+        if (m.wr.opcode == RdmaWorkRequest::READ)
+        {
+            --m_readsQueued;
+            --m_readsOutstanding;
+        }
         RdmaCompletion c;
         c.qpn = m_qpn;
         c.wrId = m.wr.wrId;
@@ -832,6 +1238,12 @@ RdmaQueuePair::ReceiveAck(const RdmaBthHeader& bth, const RdmaAethHeader& aeth, 
             NS_LOG_WARN("qp " << m_qpn << " ignores an ACK for unsent seq " << cum - 1);
             return;
         }
+        if (m_readsQueued != 0 && cum > FirstMissingReadResponse())
+        {
+            // Acknowledges a READ whose response has not arrived: an implied NAK.
+            ReadResponseMissing(FirstMissingReadResponse());
+            return;
+        }
         fb.ackedSeq = cum - 1;
         if (info.sack)
         {
@@ -851,6 +1263,11 @@ RdmaQueuePair::ReceiveAck(const RdmaBthHeader& bth, const RdmaAethHeader& aeth, 
         if (seq < m_rs.sndUna || seq > m_rs.highestSent)
         {
             NS_LOG_LOGIC("qp " << m_qpn << " ignores a stale NAK for seq " << seq);
+            return;
+        }
+        if (m_readsQueued != 0 && seq > FirstMissingReadResponse())
+        {
+            ReadResponseMissing(FirstMissingReadResponse());
             return;
         }
         ++m_naksReceived;
@@ -1020,6 +1437,18 @@ RdmaQueuePair::ReceiveData(Ptr<Packet> payload, const RdmaBthHeader& bth, bool e
         payload->PeekTrailer(m_rxIntTrailer); // echoed in the ACK this packet triggers
     }
     const uint8_t opcode = bth.GetOpcode();
+    if (opcode >= RC_READ_REQUEST && opcode <= RC_READ_RESPONSE_ONLY)
+    {
+        if (opcode == RC_READ_REQUEST)
+        {
+            ReceiveReadRequest(payload, bth, PsnToSeq(bth.GetPsn(), m_rxs.expected));
+        }
+        else
+        {
+            ReceiveReadResponse(payload, bth);
+        }
+        return;
+    }
     const uint64_t seq = PsnToSeq(bth.GetPsn(), m_rxs.expected);
     if (m_selective)
     {
@@ -1138,6 +1567,15 @@ RdmaQueuePair::ReceiveDataSelective(Ptr<Packet> payload, const RdmaBthHeader& bt
 void
 RdmaQueuePair::SendAck(uint64_t seq, uint8_t syndrome, const RdmaSackHeader* sack)
 {
+    if (!m_readResponses.empty())
+    {
+        // Responses leave in PSN order (IBTA vol. 1 §9.7.5): an ACK or NAK of a later PSN
+        // waits for the READ responses queued before it; the latest one is kept.
+        m_ackHeld = true;
+        m_heldAckSeq = seq;
+        m_heldAckSyndrome = syndrome;
+        return;
+    }
     // ICRC (zero) as a zero-filled area, the SACK extension if any, then IPv4, UDP, BTH
     // and AETH as one run of bytes (RdmaHeaderStack).
     Ptr<Packet> p = Create<Packet>(RdmaIcrcTrailer::SIZE);
@@ -1418,6 +1856,60 @@ uint64_t
 RdmaQueuePair::GetBytesReceived() const
 {
     return m_bytesReceived;
+}
+
+uint64_t
+RdmaQueuePair::GetReadRequestsSent() const
+{
+    return m_readRequestsSent;
+}
+
+uint64_t
+RdmaQueuePair::GetReadReRequests() const
+{
+    return m_readReRequests;
+}
+
+uint64_t
+RdmaQueuePair::GetReadResponsesReceived() const
+{
+    return m_readResponsesReceived;
+}
+
+uint64_t
+RdmaQueuePair::GetReadResponseDiscards() const
+{
+    return m_readResponseDiscards;
+}
+
+uint64_t
+RdmaQueuePair::GetBytesRead() const
+{
+    return m_bytesRead;
+}
+
+uint32_t
+RdmaQueuePair::GetReadsOutstanding() const
+{
+    return m_readsOutstanding;
+}
+
+uint64_t
+RdmaQueuePair::GetReadResponsesSent() const
+{
+    return m_readResponsesSent;
+}
+
+uint64_t
+RdmaQueuePair::GetDuplicateReadRequests() const
+{
+    return m_duplicateReadRequests;
+}
+
+uint32_t
+RdmaQueuePair::GetQueuedReadResponses() const
+{
+    return static_cast<uint32_t>(m_readResponses.size());
 }
 
 } // namespace ns3

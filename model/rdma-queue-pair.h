@@ -56,6 +56,20 @@ class RdmaSackHeader;
  * interface; a subclass set with RdmaNic::SetQueuePairFactory may override any of those
  * calls.
  *
+ * RDMA READ (IBTA vol. 1 §9.4.3, §9.5, §9.7.5): a READ work request is one READ Request
+ * packet (BTH + RETH) that takes ceil(length / MTU) PSNs of the send queue; the responder
+ * answers with READ Response First/Middle/Last (or Only) packets carrying those PSNs, the
+ * first and last with an AETH, sent through its own pacer and congestion control in turn
+ * with its own requests (HasDataToSend, GetNextPacket). The requester keeps at most
+ * InitiatorDepth READs outstanding (IBTA max_rd_atomic, ORD), the responder queues at most
+ * ResponderResources (max_dest_rd_atomic, IRD); ORD <= the peer's IRD is checked when
+ * RdmaNic connects the two. A response implicitly acknowledges every earlier request; a
+ * response beyond a missing one, or an ACK beyond an incomplete READ (implied NAK), makes
+ * the requester go back to the first missing response PSN and re-issue the READ for the
+ * remaining bytes (VA and DMA length adjusted), which the responder executes again. The
+ * responder holds ACKs and NAKs while responses are queued, so that it answers in PSN
+ * order. READ needs go-back-N loss recovery (RdmaGoBackNLossRecovery).
+ *
  * Sequence numbers are kept as 64-bit counters; the BTH carries (InitialPsn + seq) mod 2^24,
  * and received PSNs are unwrapped relative to the expected one, so PSN wrap-around is
  * transparent.
@@ -138,6 +152,20 @@ class RdmaQueuePair : public RdmaTransportEndpoint, private RdmaReceiverOps
      * \param wr the work request
      */
     void PostSend(const RdmaWorkRequest& wr);
+
+    /**
+     * What the peer (responder) of this queue pair accepts for RDMA READ, as a connection
+     * manager exchanges it (rdma_cm's responder_resources; IBTA: the requester's ORD must
+     * not exceed the responder's IRD). RdmaNic::ConnectEndpoints calls it for both ends
+     * before Connect. Aborts if InitiatorDepth exceeds responderResources.
+     * \param responderResources the peer's ResponderResources (IRD)
+     * \param maxReadSize the peer's MaxReadSize: longest READ it serves
+     */
+    void SetPeerReadLimits(uint32_t responderResources, uint64_t maxReadSize);
+    /// \return the ResponderResources attribute (IRD)
+    uint32_t GetResponderResources() const;
+    /// \return the MaxReadSize attribute
+    uint64_t GetMaxReadSize() const;
 
     /// \param cb called when a posted work request completes
     void SetSendCompletionCallback(CompletionCallback cb);
@@ -257,6 +285,24 @@ class RdmaQueuePair : public RdmaTransportEndpoint, private RdmaReceiverOps
     uint64_t GetBytesLost() const;
     /// \return times the congestion control moved the flow to a new path (new entropy)
     uint32_t GetRepaths() const;
+    /// \return READ Request packets sent, re-requests included (requester)
+    uint64_t GetReadRequestsSent() const;
+    /// \return READ Requests re-issued for the remaining bytes of a READ (requester)
+    uint64_t GetReadReRequests() const;
+    /// \return READ Response packets accepted in PSN order (requester)
+    uint64_t GetReadResponsesReceived() const;
+    /// \return READ Response packets discarded: duplicate, stale or beyond a gap (requester)
+    uint64_t GetReadResponseDiscards() const;
+    /// \return READ Response payload bytes landed in local memory (requester)
+    uint64_t GetBytesRead() const;
+    /// \return READs whose request was sent and whose last response has not landed
+    uint32_t GetReadsOutstanding() const;
+    /// \return READ Response packets sent (responder)
+    uint64_t GetReadResponsesSent() const;
+    /// \return READ Requests received again for PSNs already executed (responder)
+    uint64_t GetDuplicateReadRequests() const;
+    /// \return READs queued at the responder (at most ResponderResources)
+    uint32_t GetQueuedReadResponses() const;
 
     /**
      * Convert a sequence number to the 24-bit PSN carried in the BTH.
@@ -287,8 +333,55 @@ class RdmaQueuePair : public RdmaTransportEndpoint, private RdmaReceiverOps
         Time postTime;
     };
 
+    /// A READ being answered (responder): PSNs [startSeq, endSeq) carry length bytes read
+    /// from virtualAddress on.
+    struct ReadResponse
+    {
+        uint64_t startSeq;       //!< sequence of its first response
+        uint64_t endSeq;         //!< one past its last response
+        uint64_t nextSeq;        //!< next response to send
+        uint64_t length;         //!< bytes from startSeq on
+        uint64_t virtualAddress; //!< RETH VA of startSeq's first byte
+        uint32_t msn;            //!< MSN its AETHs carry: the responder's after this READ
+    };
+
     /// \return index in m_txMessages of the message holding seq
     std::size_t FindMessage(uint64_t seq) const;
+    /// \return true if the requester has a packet to send: the window and InitiatorDepth
+    /// allow it (HasDataToSend without the responder's READ responses)
+    bool RequesterHasData() const;
+    /// \return true if the READ message holding seq may be requested now (InitiatorDepth)
+    bool ReadAllowed(uint64_t seq) const;
+    /// \return the first sequence whose READ response has not arrived: sndUna inside a
+    /// READ, else the first READ's first sequence, else UINT64_MAX
+    uint64_t FirstMissingReadResponse() const;
+    /**
+     * Requester: a response or ACK says sequences up to end were executed but the READ
+     * response at missing did not arrive. Go back to it once per gap (the loss recovery's
+     * NAK reaction: sndNxt rewinds, the READ is requested again from there).
+     * \param missing the first missing READ response
+     */
+    void ReadResponseMissing(uint64_t missing);
+    /// Requester: a READ Response packet arrived.
+    void ReceiveReadResponse(Ptr<Packet> payload, const RdmaBthHeader& bth);
+    /// Responder: a READ Request packet arrived (seq: its unwrapped PSN).
+    void ReceiveReadRequest(Ptr<Packet> payload, const RdmaBthHeader& bth, uint64_t seq);
+    /// Responder: build the next READ Response packet of the front of m_readResponses.
+    Ptr<Packet> GetNextReadResponse(uint16_t sourcePort);
+    /**
+     * Requester: build the READ Request for the READ message m from seq on (its first
+     * sequence, or the first missing response of a re-request).
+     * \param m the READ work request
+     * \param seq the PSN's sequence
+     * \param sourcePort the UDP source port
+     * \return the packet
+     */
+    Ptr<Packet> GetReadRequest(const TxMessage& m, uint64_t seq, uint16_t sourcePort);
+    /// Responder: send the ACK or NAK held while READ responses were queued.
+    void ReleaseHeldAck();
+    /// Charge a READ packet (request or response) of payload bytes to the pacer and the
+    /// congestion control, as GetNextPacket charges a WRITE or SEND packet.
+    void ChargePacer(Ptr<const Packet> p, uint32_t payload);
     /**
      * Advance sndUna to newUna, completing finished work requests.
      * \param newUna the new cumulative acknowledgement point
@@ -431,6 +524,28 @@ class RdmaQueuePair : public RdmaTransportEndpoint, private RdmaReceiverOps
     uint64_t m_bytesReceived{0};
     uint64_t m_bytesPlaced{0};
 
+    // RDMA READ
+    uint32_t m_initiatorDepth{16};             //!< InitiatorDepth attribute (ORD)
+    uint32_t m_responderResources{16};         //!< ResponderResources attribute (IRD)
+    uint64_t m_maxReadSize{0x80000000ULL};     //!< MaxReadSize attribute
+    uint32_t m_peerResponderResources{~0U};    //!< the peer's IRD (SetPeerReadLimits)
+    uint64_t m_peerMaxReadSize{0x80000000ULL}; //!< the peer's MaxReadSize
+    uint32_t m_readsQueued{0};                 //!< READ work requests in m_txMessages
+    uint32_t m_readsOutstanding{0};            //!< of those, requested and not complete
+    bool m_readGapReported{false}; //!< went back for a missing response since the last one
+    std::deque<ReadResponse> m_readResponses; //!< responder: READs being answered (IRD)
+    bool m_preferResponse{false};             //!< the next packet is a READ response if both wait
+    bool m_ackHeld{false};                    //!< an ACK/NAK waits behind the READ responses
+    uint64_t m_heldAckSeq{0};                 //!< its PSN's sequence
+    uint8_t m_heldAckSyndrome{0};             //!< its syndrome
+    uint64_t m_readRequestsSent{0};
+    uint64_t m_readReRequests{0};
+    uint64_t m_readResponsesReceived{0};
+    uint64_t m_readResponseDiscards{0};
+    uint64_t m_bytesRead{0};
+    uint64_t m_readResponsesSent{0};
+    uint64_t m_duplicateReadRequests{0};
+
     // counters
     uint64_t m_packetsSent{0};
     uint64_t m_retransmissions{0};
@@ -447,6 +562,8 @@ class RdmaQueuePair : public RdmaTransportEndpoint, private RdmaReceiverOps
     uint64_t m_bytesLost{0};   //!< ... one MTU each
 
     TracedCallback<uint64_t, bool> m_txTrace;
+    TracedCallback<uint64_t> m_readResponseTxTrace; //!< responder: a READ response left
+    TracedCallback<uint64_t> m_readReRequestTrace;  //!< requester: a READ re-requested
     TracedCallback<uint64_t> m_timeoutTrace;
     TracedCallback<uint64_t> m_nakTrace;
     TracedCallback<uint64_t> m_oooDiscardTrace;

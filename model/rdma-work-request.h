@@ -22,14 +22,16 @@ struct RdmaWorkRequest
     enum Opcode : uint8_t
     {
         WRITE, //!< RDMA WRITE: RETH in the first packet, no receive WQE consumed
-        SEND   //!< SEND: consumes a receive WQE at the responder
+        SEND,  //!< SEND: consumes a receive WQE at the responder
+        READ   //!< RDMA READ (IBTA vol. 1 §9.4.3): remote memory into localAddress
     };
 
     Opcode opcode{WRITE};      //!< operation
     uint64_t wrId{0};          //!< caller's identifier, returned in the completion
     uint64_t length{0};        //!< message length, bytes
-    uint64_t remoteAddress{0}; //!< WRITE: target virtual address (RETH VA)
-    uint32_t rkey{0};          //!< WRITE: remote key (RETH R_Key)
+    uint64_t remoteAddress{0}; //!< WRITE: target virtual address; READ: source (RETH VA)
+    uint32_t rkey{0};          //!< WRITE, READ: remote key (RETH R_Key)
+    uint64_t localAddress{0};  //!< READ: virtual address of the local buffer (length bytes)
 };
 
 /**
@@ -42,8 +44,10 @@ struct RdmaCompletion
     uint64_t wrId{0}; //!< the work request's wrId (0 at a responder)
     RdmaWorkRequest::Opcode opcode{RdmaWorkRequest::WRITE}; //!< operation
     uint64_t length{0};                                     //!< message length, bytes
-    Time postTime;       //!< requester: when posted; responder: first packet's arrival
-    Time completionTime; //!< requester: last byte acknowledged; responder: last packet placed
+    Time postTime; //!< requester: when posted; responder: first packet's arrival
+    /// requester: last byte acknowledged (READ: last response byte landed); responder: last
+    /// packet placed
+    Time completionTime;
 };
 
 } // namespace ns3

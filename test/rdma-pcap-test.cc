@@ -3,9 +3,11 @@
  */
 
 // The pcaps of `rdma-incast --pcap` decode in Wireshark's dissectors (tshark) as RoCEv2
-// (BTH opcodes, PSNs, ACKs) and carry real 802.1Qbb PFC frames.
+// (BTH opcodes, PSNs, ACKs) and carry real 802.1Qbb PFC frames; RDMA READ requests (RETH)
+// and responses (AETH) decode too.
 
 #include "rdma-test-environment.h"
+#include "rdma-test-utils.h"
 
 #include <array>
 #include <cstdio>
@@ -152,4 +154,54 @@ TEST_F(RdmaPcap, PfcPauseFramesDecode)
         EXPECT_EQ(row.substr(0, 17), "01:80:c2:00:00:01") << row;
         EXPECT_NE(row.find(",0x0101,60"), std::string::npos) << row;
     }
+}
+
+TEST(RdmaPcapRead, ReadRequestAndResponsesDecode)
+{
+    // Host 1 reads 3000 bytes of host 0's memory at VA 0x10000 (R_Key 0x1234), MTU 1024:
+    // one READ Request (opcode 0x0C, RETH) leaves host 1; three responses, First (0x0D,
+    // AETH), Middle (0x0E) and Last (0x0F, AETH), with the request's PSN and the two after
+    // it, come back; then a one-packet READ of 8 bytes: Request and Response Only (0x10).
+    ASSERT_EQ(std::system("command -v tshark > /dev/null"), 0)
+        << "tshark is needed (make deps installs it)";
+    using namespace ns3;
+    const std::string pcap = rdmatest::OutputDir() + "/pcap-read-host1.pcap";
+    {
+        // In a block: the pcap file is complete once the devices writing it are gone.
+        rdmatest::Star star(2, "100Gbps", MicroSeconds(1));
+        star.Install();
+        auto [requester, responder] = star.rdma.Connect(star.hosts.Get(1), star.hosts.Get(0));
+        star.link.EnablePcap(pcap, star.HostDevice(1), false, true);
+        for (uint64_t length : {3000, 8})
+        {
+            RdmaWorkRequest wr;
+            wr.opcode = RdmaWorkRequest::READ;
+            wr.length = length;
+            wr.remoteAddress = 0x10000;
+            wr.rkey = 0x1234;
+            Simulator::ScheduleWithContext(star.hosts.Get(1)->GetId(),
+                                           Seconds(0),
+                                           &RdmaQueuePair::PostSend,
+                                           requester,
+                                           wr);
+        }
+        Simulator::Run();
+        EXPECT_EQ(requester->GetBytesRead(), 3008u);
+        Simulator::Destroy();
+    }
+
+    const auto rows = Lines(Capture(
+        "tshark -r " + pcap +
+        " -Y infiniband -T fields -E separator=, -e infiniband.bth.opcode -e infiniband.bth.psn "
+        "-e infiniband.reth.va -e infiniband.reth.r_key -e infiniband.reth.dmalen "
+        "-e infiniband.aeth.syndrome -e infiniband.aeth.msn 2>/dev/null"));
+    // Requests leave and responses arrive on host 1's port: both in its pcap. The AETH
+    // syndrome is ACK with credits invalid (0x1F); its MSN counts the READs executed.
+    ASSERT_EQ(rows.size(), 6u) << ::testing::PrintToString(rows);
+    EXPECT_EQ(rows[0], "12,0,0x0000000000010000,0x00001234,3000,,");
+    EXPECT_EQ(rows[1], "12,3,0x0000000000010000,0x00001234,8,,");
+    EXPECT_EQ(rows[2], "13,0,,,,31,1");
+    EXPECT_EQ(rows[3], "14,1,,,,,");
+    EXPECT_EQ(rows[4], "15,2,,,,31,1");
+    EXPECT_EQ(rows[5], "16,3,,,,31,2");
 }
