@@ -225,7 +225,20 @@ bool
 RdmaBthHeader::HasAeth(uint8_t opcode)
 {
     return opcode == RC_ACKNOWLEDGE || opcode == RC_READ_RESPONSE_FIRST ||
-           opcode == RC_READ_RESPONSE_LAST || opcode == RC_READ_RESPONSE_ONLY;
+           opcode == RC_READ_RESPONSE_LAST || opcode == RC_READ_RESPONSE_ONLY ||
+           opcode == RC_ATOMIC_ACKNOWLEDGE;
+}
+
+bool
+RdmaBthHeader::HasAtomicEth(uint8_t opcode)
+{
+    return opcode == RC_COMPARE_SWAP || opcode == RC_FETCH_ADD;
+}
+
+bool
+RdmaBthHeader::HasAtomicAckEth(uint8_t opcode)
+{
+    return opcode == RC_ATOMIC_ACKNOWLEDGE;
 }
 
 bool
@@ -268,6 +281,9 @@ RdmaBthHeader::IsFirstOrOnly(uint8_t opcode)
     case RC_READ_RESPONSE_FIRST:
     case RC_READ_RESPONSE_ONLY:
     case RC_ACKNOWLEDGE:
+    case RC_ATOMIC_ACKNOWLEDGE:
+    case RC_COMPARE_SWAP:
+    case RC_FETCH_ADD:
         return true;
     default:
         return false;
@@ -291,6 +307,9 @@ RdmaBthHeader::IsLastOrOnly(uint8_t opcode)
     case RC_READ_RESPONSE_LAST:
     case RC_READ_RESPONSE_ONLY:
     case RC_ACKNOWLEDGE:
+    case RC_ATOMIC_ACKNOWLEDGE:
+    case RC_COMPARE_SWAP:
+    case RC_FETCH_ADD:
         return true;
     default:
         return false;
@@ -338,6 +357,12 @@ RdmaBthHeader::OpcodeName(uint8_t opcode)
         return "RC_READ_RESPONSE_ONLY";
     case RC_ACKNOWLEDGE:
         return "RC_ACKNOWLEDGE";
+    case RC_ATOMIC_ACKNOWLEDGE:
+        return "RC_ATOMIC_ACKNOWLEDGE";
+    case RC_COMPARE_SWAP:
+        return "RC_COMPARE_SWAP";
+    case RC_FETCH_ADD:
+        return "RC_FETCH_ADD";
     case CNP:
         return "CNP";
     default:

@@ -39,6 +39,9 @@ enum RdmaOpcode : uint8_t
     RC_READ_RESPONSE_LAST = 0x0F,
     RC_READ_RESPONSE_ONLY = 0x10,
     RC_ACKNOWLEDGE = 0x11,
+    RC_ATOMIC_ACKNOWLEDGE = 0x12, //!< AETH + AtomicAckETH (IBTA vol. 1 §9.4.5)
+    RC_COMPARE_SWAP = 0x13,       //!< AtomicETH
+    RC_FETCH_ADD = 0x14,          //!< AtomicETH
     CNP = 0x81,
 };
 
@@ -170,9 +173,21 @@ class RdmaBthHeader : public Header
     /**
      * \param opcode a BTH opcode
      * \return true if an ACK Extended Transport Header (AETH) follows the BTH:
-     *         Acknowledge and RDMA READ Response First/Last/Only
+     *         Acknowledge, Atomic Acknowledge and RDMA READ Response First/Last/Only
      */
     static bool HasAeth(uint8_t opcode);
+    /**
+     * \param opcode a BTH opcode
+     * \return true if an Atomic Extended Transport Header (AtomicETH, 28 bytes) follows
+     *         the BTH: the atomic requests Compare & Swap and Fetch & Add
+     */
+    static bool HasAtomicEth(uint8_t opcode);
+    /**
+     * \param opcode a BTH opcode
+     * \return true if an Atomic Acknowledge Extended Transport Header (AtomicAckETH, 8
+     *         bytes) follows the AETH: Atomic Acknowledge
+     */
+    static bool HasAtomicAckEth(uint8_t opcode);
     /**
      * \param opcode a BTH opcode
      * \return true if a 4-byte Immediate Data header (ImmDt) follows the (RETH after
@@ -188,15 +203,16 @@ class RdmaBthHeader : public Header
     /**
      * \param opcode a BTH opcode
      * \return true if the packet starts a message: the First and Only SEND/WRITE/READ
-     *         Response opcodes, and the single-packet READ Request and Acknowledge
-     *         (the START flag of the Linux rxe opcode table). False for CNP, which is no
-     *         part of a message.
+     *         Response opcodes, and the single-packet READ Request, atomic requests,
+     *         Acknowledge and Atomic Acknowledge (the START flag of the Linux rxe opcode
+     *         table). False for CNP, which is no part of a message.
      */
     static bool IsFirstOrOnly(uint8_t opcode);
     /**
      * \param opcode a BTH opcode
      * \return true if the packet ends a message: the Last and Only SEND/WRITE/READ
-     *         Response opcodes, and READ Request and Acknowledge. False for CNP.
+     *         Response opcodes, and READ Request, atomic requests, Acknowledge and Atomic
+     *         Acknowledge (rxe's END flag). False for CNP.
      */
     static bool IsLastOrOnly(uint8_t opcode);
     /**

@@ -5,6 +5,8 @@
 #include "rdma-link-framing.h"
 
 #include "rdma-aeth-header.h"
+#include "rdma-atomic-ack-eth-header.h"
+#include "rdma-atomic-eth-header.h"
 #include "rdma-bth-header.h"
 #include "rdma-channel.h"
 #include "rdma-net-device.h"
@@ -83,9 +85,12 @@ RdmaLinkFraming::Parse(const Ptr<const Packet>& packet, bool withEthernet)
     const uint8_t* bth = ip + ihl + UDP;
     const uint8_t opcode = bth[0];
     const uint32_t padBytes = (bth[1] >> 4) & 3;
-    const uint32_t extBytes = (RdmaBthHeader::HasReth(opcode) ? RdmaRethHeader::SIZE : 0) +
-                              (RdmaBthHeader::HasAeth(opcode) ? RdmaAethHeader::SIZE : 0) +
-                              (RdmaBthHeader::HasImmediate(opcode) ? 4 : 0);
+    const uint32_t extBytes =
+        (RdmaBthHeader::HasReth(opcode) ? RdmaRethHeader::SIZE : 0) +
+        (RdmaBthHeader::HasAeth(opcode) ? RdmaAethHeader::SIZE : 0) +
+        (RdmaBthHeader::HasImmediate(opcode) ? 4 : 0) +
+        (RdmaBthHeader::HasAtomicEth(opcode) ? RdmaAtomicEthHeader::SIZE : 0) +
+        (RdmaBthHeader::HasAtomicAckEth(opcode) ? RdmaAtomicAckEthHeader::SIZE : 0);
     info.isRoce = true;
     const uint32_t after =
         info.ipv4Bytes > info.l4HeadBytes ? info.ipv4Bytes - info.l4HeadBytes : 0;

@@ -6,6 +6,8 @@
 
 #include "pfc-pause-header.h"
 #include "rdma-aeth-header.h"
+#include "rdma-atomic-ack-eth-header.h"
+#include "rdma-atomic-eth-header.h"
 #include "rdma-bth-header.h"
 #include "rdma-channel.h"
 #include "rdma-link-flow-control.h"
@@ -749,9 +751,12 @@ HpccSimulatorIpv4Bytes(const uint8_t* ip, uint32_t n, uint32_t intBytes)
     }
     const uint32_t udpBytes = (ip[IP_UDP + 4] << 8) | ip[IP_UDP + 5];
     const uint32_t padBytes = (ip[IP_BTH + 1] >> 4) & 3;
-    const uint32_t extBytes = (RdmaBthHeader::HasReth(opcode) ? RdmaRethHeader::SIZE : 0) +
-                              (RdmaBthHeader::HasAeth(opcode) ? RdmaAethHeader::SIZE : 0) +
-                              (RdmaBthHeader::HasImmediate(opcode) ? 4 : 0);
+    const uint32_t extBytes =
+        (RdmaBthHeader::HasReth(opcode) ? RdmaRethHeader::SIZE : 0) +
+        (RdmaBthHeader::HasAeth(opcode) ? RdmaAethHeader::SIZE : 0) +
+        (RdmaBthHeader::HasImmediate(opcode) ? 4 : 0) +
+        (RdmaBthHeader::HasAtomicEth(opcode) ? RdmaAtomicEthHeader::SIZE : 0) +
+        (RdmaBthHeader::HasAtomicAckEth(opcode) ? RdmaAtomicAckEthHeader::SIZE : 0);
     const uint32_t headers = 8 + RdmaBthHeader::SIZE + extBytes + padBytes + ICRC;
     const uint32_t payload = udpBytes > headers ? udpBytes - headers : 0;
     return PEER_DATA + intBytes + payload;

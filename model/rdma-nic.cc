@@ -258,6 +258,19 @@ RdmaNic::GetNode() const
     return m_node;
 }
 
+Ptr<RdmaMemory>
+RdmaNic::GetMemory() const
+{
+    NS_ABORT_MSG_IF(!m_node, "RdmaNic::GetMemory before the NIC is installed on a node");
+    Ptr<RdmaMemory> memory = m_node->GetObject<RdmaMemory>();
+    if (!memory)
+    {
+        memory = CreateObject<RdmaMemory>();
+        m_node->AggregateObject(memory);
+    }
+    return memory;
+}
+
 void
 RdmaNic::SetAddress(Ipv4Address address)
 {
@@ -436,6 +449,10 @@ RdmaNic::CreateEndpoint(const ObjectFactory& factory)
               m_lrPrototype->Fork(),
               MakeCallback(&RdmaNic::NotifyTxReady, this),
               MakeCallback(&RdmaNic::SendControl, this));
+    if (Ptr<RdmaQueuePair> rc = DynamicCast<RdmaQueuePair>(qp); rc && m_node)
+    {
+        rc->SetMemory(GetMemory()); // atomics execute against the host's memory
+    }
     m_qps.push_back(qp);
     NS_LOG_LOGIC("node " << m_node->GetId() << " created QP " << qpn);
     return qp;
@@ -677,6 +694,10 @@ RdmaNic::Receive(uint32_t port, Ptr<RdmaNetDevice> /* device */, Ptr<Packet> p)
     else if (opcode >= RC_READ_REQUEST && opcode <= RC_READ_RESPONSE_ONLY)
     {
         qp->ReceiveData(p, bth, ecnCe, raw[8]); // READ request (responder), response (requester)
+    }
+    else if (opcode >= RC_ATOMIC_ACKNOWLEDGE && opcode <= RC_FETCH_ADD)
+    {
+        qp->ReceiveData(p, bth, ecnCe, raw[8]); // atomic request (responder), its ACK (requester)
     }
     else
     {

@@ -107,6 +107,13 @@ class RdmaNic : public Object
     Ptr<RdmaPathSelector> GetPathSelector();
     /// \return the node
     Ptr<Node> GetNode() const;
+    /**
+     * The node's memory, against which its queue pairs execute RDMA atomics: the
+     * RdmaMemory aggregated to the node, created and aggregated on first use (shared by
+     * every NIC of the node, as host memory is).
+     * \return the node's RdmaMemory
+     */
+    Ptr<RdmaMemory> GetMemory() const;
 
     /// \param address the NIC's IPv4 address
     void SetAddress(Ipv4Address address);

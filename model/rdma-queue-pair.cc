@@ -5,6 +5,8 @@
 
 #include "rdma-ack-timestamp-header.h"
 #include "rdma-aeth-header.h"
+#include "rdma-atomic-ack-eth-header.h"
+#include "rdma-atomic-eth-header.h"
 #include "rdma-bth-header.h"
 #include "rdma-congestion-control.h"
 #include "rdma-header-stack.h"
@@ -194,6 +196,7 @@ RdmaQueuePair::DoDispose()
     m_recvCompletion = CompletionCallback();
     m_txMessages.clear();
     m_readResponses.clear();
+    m_memory = nullptr;
     Object::DoDispose();
 }
 
@@ -305,6 +308,11 @@ RdmaQueuePair::PostSend(const RdmaWorkRequest& wr)
                                         << m_peerMaxReadSize << "; valid: 0.."
                                         << m_peerMaxReadSize);
         ++m_readsQueued;
+    }
+    else if (RdmaWorkRequest::IsAtomic(wr.opcode))
+    {
+        CheckAtomicRequest(wr);
+        ++m_readsQueued; // an atomic counts against InitiatorDepth as a READ does
     }
     TxMessage m;
     m.wr = wr;
@@ -455,7 +463,7 @@ RdmaQueuePair::ReadAllowed(uint64_t seq) const
     // The send queue is processed in order: a READ beyond the initiator depth holds back
     // what follows it too. A READ already requested (a re-request) takes no new slot.
     const TxMessage& m = m_txMessages[FindMessage(seq)];
-    return m.wr.opcode != RdmaWorkRequest::READ || seq < m_rs.highestSent ||
+    return !RdmaWorkRequest::HasResponse(m.wr.opcode) || seq < m_rs.highestSent ||
            m_readsOutstanding < m_initiatorDepth;
 }
 
@@ -560,6 +568,10 @@ RdmaQueuePair::GetNextPacket(uint16_t sourcePort)
     if (m.wr.opcode == RdmaWorkRequest::READ)
     {
         return GetReadRequest(m, seq, sourcePort);
+    }
+    if (RdmaWorkRequest::IsAtomic(m.wr.opcode))
+    {
+        return GetAtomicRequest(m, seq, sourcePort);
     }
     const bool first = index == 0;
     const bool last = index + 1 == m.numPackets;
@@ -715,29 +727,13 @@ RdmaQueuePair::GetReadRequest(const TxMessage& m, uint64_t seq, uint16_t sourceP
     p->AddHeader(stack);
 
     const bool retransmission = seq < m_rs.highestSent;
-    ++m_packetsSent;
     ++m_readRequestsSent;
     if (retransmission)
     {
-        ++m_retransmissions;
         ++m_readReRequests;
         m_readReRequestTrace(seq);
     }
-    else
-    {
-        ++m_readsOutstanding;
-    }
-    // The request takes every PSN of its responses (§9.4.3): the next request follows them.
-    const uint64_t end = m.firstSeq + m.numPackets;
-    m_rs.sndNxt = std::max(m_rs.sndNxt, end);
-    m_rs.highestSent = std::max(m_rs.highestSent, end);
-    RecordSendTime(seq, retransmission);
-    m_lr->OnPacketSent(m_rs, seq, retransmission);
-    ChargePacer(p, 0);
-    UpdateInFlight();
-    SyncTimer();
-    PublishCcState();
-    m_txTrace(seq, retransmission);
+    RequestSent(m, seq, retransmission, p);
     NS_LOG_LOGIC("qp " << m_qpn << " tx seq " << seq << " READ request of " << m.wr.length - offset
                        << " bytes" << (retransmission ? " (again)" : ""));
     return p;
@@ -746,6 +742,10 @@ RdmaQueuePair::GetReadRequest(const TxMessage& m, uint64_t seq, uint16_t sourceP
 Ptr<Packet>
 RdmaQueuePair::GetNextReadResponse(uint16_t sourcePort)
 {
+    if (m_readResponses.front().atomic)
+    {
+        return GetAtomicAck(sourcePort);
+    }
     ReadResponse& r = m_readResponses.front();
     const uint64_t seq = r.nextSeq;
     const uint64_t index = seq - r.startSeq;
@@ -835,7 +835,7 @@ RdmaQueuePair::FirstMissingReadResponse() const
 {
     for (const TxMessage& m : m_txMessages)
     {
-        if (m.wr.opcode == RdmaWorkRequest::READ)
+        if (RdmaWorkRequest::HasResponse(m.wr.opcode))
         {
             return std::max(m.firstSeq, m_rs.sndUna);
         }
@@ -922,20 +922,7 @@ RdmaQueuePair::ReceiveReadRequest(Ptr<Packet> payload, const RdmaBthHeader& bth,
         // for these PSNs or later are superseded: the requester goes back to seq and asks
         // for what follows again.
         ++m_duplicateReadRequests;
-        while (!m_readResponses.empty() && m_readResponses.back().startSeq >= seq)
-        {
-            m_readResponses.pop_back();
-        }
-        if (!m_readResponses.empty() && m_readResponses.back().endSeq > seq)
-        {
-            ReadResponse& cut = m_readResponses.back();
-            cut.endSeq = seq;
-            cut.length = (seq - cut.startSeq) * m_params.mtu;
-            if (cut.nextSeq >= seq)
-            {
-                m_readResponses.pop_back();
-            }
-        }
+        SupersedeResponsesFrom(seq);
         if (r.endSeq > m_rxs.expected)
         {
             // Asks for PSNs not yet requested: serve only those that were.
@@ -1168,7 +1155,7 @@ RdmaQueuePair::AdvanceUna(uint64_t newUna, uint64_t& newlyAcked)
         {
             break;
         }
-        if (m.wr.opcode == RdmaWorkRequest::READ)
+        if (RdmaWorkRequest::HasResponse(m.wr.opcode))
         {
             --m_readsQueued;
             --m_readsOutstanding;
@@ -1180,6 +1167,7 @@ RdmaQueuePair::AdvanceUna(uint64_t newUna, uint64_t& newlyAcked)
         c.length = m.wr.length;
         c.postTime = m.postTime;
         c.completionTime = Simulator::Now();
+        c.atomicOriginal = m.atomicOriginal;
         m_txMessages.pop_front();
         m_cursor = 0;
         m_sendCompleteTrace(c);
@@ -1446,6 +1434,18 @@ RdmaQueuePair::ReceiveData(Ptr<Packet> payload, const RdmaBthHeader& bth, bool e
         else
         {
             ReceiveReadResponse(payload, bth);
+        }
+        return;
+    }
+    if (opcode >= RC_ATOMIC_ACKNOWLEDGE && opcode <= RC_FETCH_ADD)
+    {
+        if (opcode == RC_ATOMIC_ACKNOWLEDGE)
+        {
+            ReceiveAtomicAck(payload, bth);
+        }
+        else
+        {
+            ReceiveAtomicRequest(payload, bth, PsnToSeq(bth.GetPsn(), m_rxs.expected));
         }
         return;
     }
@@ -1910,6 +1910,334 @@ uint32_t
 RdmaQueuePair::GetQueuedReadResponses() const
 {
     return static_cast<uint32_t>(m_readResponses.size());
+}
+
+void
+RdmaQueuePair::RequestSent(const TxMessage& m,
+                           uint64_t seq,
+                           bool retransmission,
+                           Ptr<const Packet> p)
+{
+    ++m_packetsSent;
+    if (retransmission)
+    {
+        ++m_retransmissions;
+    }
+    else
+    {
+        ++m_readsOutstanding;
+    }
+    // The request takes every PSN of its responses (§9.4.3): the next request follows them.
+    const uint64_t end = m.firstSeq + m.numPackets;
+    m_rs.sndNxt = std::max(m_rs.sndNxt, end);
+    m_rs.highestSent = std::max(m_rs.highestSent, end);
+    RecordSendTime(seq, retransmission);
+    m_lr->OnPacketSent(m_rs, seq, retransmission);
+    ChargePacer(p, 0);
+    UpdateInFlight();
+    SyncTimer();
+    PublishCcState();
+    m_txTrace(seq, retransmission);
+}
+
+void
+RdmaQueuePair::SupersedeResponsesFrom(uint64_t seq)
+{
+    while (!m_readResponses.empty() && m_readResponses.back().startSeq >= seq)
+    {
+        m_readResponses.pop_back();
+    }
+    if (!m_readResponses.empty() && m_readResponses.back().endSeq > seq)
+    {
+        ReadResponse& cut = m_readResponses.back();
+        cut.endSeq = seq;
+        cut.length = (seq - cut.startSeq) * m_params.mtu;
+        if (cut.nextSeq >= seq)
+        {
+            m_readResponses.pop_back();
+        }
+    }
+}
+
+void
+RdmaQueuePair::SetMemory(Ptr<RdmaMemory> memory)
+{
+    m_memory = memory;
+}
+
+Ptr<RdmaMemory>
+RdmaQueuePair::GetMemory() const
+{
+    return m_memory;
+}
+
+void
+RdmaQueuePair::CheckAtomicRequest(const RdmaWorkRequest& wr) const
+{
+    const char* name = wr.opcode == RdmaWorkRequest::FETCH_ADD ? "FETCH_ADD" : "COMPARE_SWAP";
+    NS_ABORT_MSG_IF(wr.length != 8,
+                    "atomic " << name << " on queue pair " << m_qpn << ": length " << wr.length
+                              << " is invalid; valid: 8 (IBTA atomics operate on one 64-bit "
+                              << "word)");
+    NS_ABORT_MSG_IF(wr.remoteAddress % 8 != 0,
+                    "atomic " << name << " on queue pair " << m_qpn << ": remoteAddress 0x"
+                              << std::hex << wr.remoteAddress << std::dec
+                              << " is not 8-byte aligned; valid: a multiple of 8 (IBTA "
+                              << "vol. 1 §9.4.5)");
+    NS_ABORT_MSG_IF(m_unreliable || m_selective || m_restartOnGap,
+                    "atomic " << name << " on queue pair " << m_qpn
+                              << " needs go-back-N loss recovery "
+                              << "(ns3::RdmaGoBackNLossRecovery); it uses " << m_lr->GetName());
+}
+
+Ptr<Packet>
+RdmaQueuePair::GetAtomicRequest(const TxMessage& m, uint64_t seq, uint16_t sourcePort)
+{
+    // IBTA vol. 1 §9.4.5: BTH, AtomicETH (VA, R_Key, Swap/Add, Compare), ICRC; one PSN.
+    // A re-send after a loss carries the same PSN and operands: the responder answers it
+    // from its replay cache.
+    const bool fetchAdd = m.wr.opcode == RdmaWorkRequest::FETCH_ADD;
+    Ptr<Packet> p = Create<Packet>(RdmaIcrcTrailer::SIZE);
+    RdmaAtomicEthHeader atomic;
+    atomic.SetVirtualAddress(m.wr.remoteAddress);
+    atomic.SetRKey(m.wr.rkey);
+    atomic.SetSwapAddData(fetchAdd ? m.wr.compareAdd : m.wr.swap);
+    atomic.SetCompareData(fetchAdd ? 0 : m.wr.compareAdd);
+    p->AddHeader(atomic);
+    RdmaBthHeader& bth = m_txBth;
+    bth.SetOpcode(fetchAdd ? RC_FETCH_ADD : RC_COMPARE_SWAP);
+    bth.SetPadCount(0);
+    bth.SetPartitionKey(m_params.partitionKey);
+    bth.SetBecn(false);
+    bth.SetDestQp(m_remoteQpn);
+    bth.SetAckRequest(false); // the Atomic Acknowledge is the acknowledgement
+    bth.SetPsn(SeqToPsn(seq));
+    bth.SetTimestampRequest(false);
+    bth.SetTelemetry(false);
+    RdmaHeaderStack& stack = m_txStack;
+    stack.BeginRoce();
+    stack.Append(bth);
+    stack.FinishIpv4Udp(m_localAddress,
+                        m_remoteAddress,
+                        m_dscp,
+                        m_params.ecnCapable ? Ipv4Header::ECN_ECT0 : Ipv4Header::ECN_NotECT,
+                        sourcePort,
+                        ROCEV2_PORT,
+                        p->GetSize());
+    p->AddHeader(stack);
+
+    const bool retransmission = seq < m_rs.highestSent;
+    ++m_atomicRequestsSent;
+    if (retransmission)
+    {
+        ++m_atomicResends;
+    }
+    RequestSent(m, seq, retransmission, p);
+    NS_LOG_LOGIC("qp " << m_qpn << " tx seq " << seq << " "
+                       << RdmaBthHeader::OpcodeName(bth.GetOpcode())
+                       << (retransmission ? " (again)" : ""));
+    return p;
+}
+
+void
+RdmaQueuePair::ReceiveAtomicAck(Ptr<Packet> payload, const RdmaBthHeader& bth)
+{
+    const uint64_t seq = PsnToSeq(bth.GetPsn(), m_rs.sndUna);
+    const uint64_t expected = m_readsQueued == 0 ? UINT64_MAX : FirstMissingReadResponse();
+    if (seq < expected || seq >= m_rs.highestSent)
+    {
+        ++m_readResponseDiscards; // a duplicate, or of no atomic outstanding
+        return;
+    }
+    if (seq > expected)
+    {
+        ++m_readResponseDiscards; // beyond a missing response (PSN sequence error)
+        ReadResponseMissing(expected);
+        return;
+    }
+    TxMessage& m = m_txMessages[FindMessage(seq)];
+    if (!RdmaWorkRequest::IsAtomic(m.wr.opcode))
+    {
+        NS_LOG_WARN("qp " << m_qpn << " ignores an Atomic Acknowledge for the READ at " << seq);
+        ++m_readResponseDiscards;
+        return;
+    }
+    // In order: it carries the original value and acknowledges every earlier request.
+    m_readGapReported = false;
+    RdmaAethHeader aeth;
+    payload->RemoveHeader(aeth);
+    RdmaAtomicAckEthHeader ack;
+    payload->PeekHeader(ack);
+    m.atomicOriginal = ack.GetOriginalRemoteData();
+    ++m_atomicAcksReceived;
+    RdmaAckInfo info;
+    info.previousUna = m_rs.sndUna;
+    info.cumAck = seq + 1;
+    uint64_t newlyAcked = 0;
+    AdvanceUna(seq + 1, newlyAcked); // completes the atomic
+    m_lr->OnAck(m_rs, info);
+    UpdateInFlight();
+    SyncTimer();
+    m_txReady();
+}
+
+void
+RdmaQueuePair::ReceiveAtomicRequest(Ptr<Packet> payload, const RdmaBthHeader& bth, uint64_t seq)
+{
+    RdmaAtomicEthHeader atomic;
+    payload->PeekHeader(atomic);
+    if (seq > m_rxs.expected &&
+        m_lr->OnOutOfOrderData(m_rxs, *this, seq) == RdmaLossRecovery::RX_DISCARD)
+    {
+        return; // a gap before it: NAKed like any request
+    }
+    if (seq < m_rxs.expected)
+    {
+        // A duplicate: the requester lost the request's acknowledgement (or a response
+        // before it) and went back. Answer from the replay cache; never execute it again
+        // (IBTA vol. 1 §9.4.5: an atomic is executed exactly once).
+        for (const AtomicResult& done : m_atomicReplay)
+        {
+            if (done.seq == seq)
+            {
+                ++m_atomicReplays;
+                SupersedeResponsesFrom(seq);
+                m_readResponses.push_back(ReadResponse{seq,
+                                                       seq + 1,
+                                                       seq,
+                                                       8,
+                                                       atomic.GetVirtualAddress(),
+                                                       done.msn,
+                                                       true,
+                                                       done.original});
+                m_txReady();
+                return;
+            }
+        }
+        ++m_atomicReplayMisses;
+        NS_LOG_WARN("qp " << m_qpn << " drops a duplicate atomic (PSN " << bth.GetPsn()
+                          << ") older than its replay cache");
+        return;
+    }
+    const uint64_t va = atomic.GetVirtualAddress();
+    NS_ABORT_MSG_IF(va % 8 != 0,
+                    "queue pair " << m_qpn << " received an atomic (PSN " << bth.GetPsn()
+                                  << ") at VA 0x" << std::hex << va << std::dec
+                                  << ", not 8-byte aligned; valid: a multiple of 8");
+    NS_ABORT_MSG_IF(m_readResponses.size() >= m_responderResources,
+                    "queue pair " << m_qpn << " received an atomic beyond its "
+                                  << "ResponderResources " << m_responderResources
+                                  << " (IBTA: the requester's ORD exceeds this IRD)");
+    NS_ABORT_MSG_IF(!m_memory,
+                    "queue pair " << m_qpn
+                                  << " received an atomic but has no RdmaMemory (SetMemory)");
+    const uint64_t original =
+        bth.GetOpcode() == RC_FETCH_ADD
+            ? m_memory->FetchAdd(va, atomic.GetSwapAddData())
+            : m_memory->CompareSwap(va, atomic.GetCompareData(), atomic.GetSwapAddData());
+    ++m_atomicsExecuted;
+    m_rxs.expected = seq + 1;
+    m_rxs.messageStart = m_rxs.expected;
+    m_rxs.nakOutstanding = false;
+    m_rxs.dupAckSent = false;
+    m_msn = (m_msn + 1) & PSN_MASK;
+    // Keep the result for duplicates: the last ResponderResources atomics (the requester
+    // has at most InitiatorDepth <= ResponderResources outstanding).
+    if (m_atomicReplay.size() < m_responderResources)
+    {
+        m_atomicReplay.push_back(AtomicResult{seq, original, m_msn});
+    }
+    else
+    {
+        m_atomicReplay[m_atomicReplayNext] = AtomicResult{seq, original, m_msn};
+        m_atomicReplayNext = (m_atomicReplayNext + 1) % m_atomicReplay.size();
+    }
+    m_readResponses.push_back(ReadResponse{seq, seq + 1, seq, 8, va, m_msn, true, original});
+    m_txReady();
+}
+
+Ptr<Packet>
+RdmaQueuePair::GetAtomicAck(uint16_t sourcePort)
+{
+    // IBTA vol. 1 §9.4.5: BTH (the request's PSN), AETH, AtomicAckETH, ICRC.
+    const ReadResponse r = m_readResponses.front();
+    m_readResponses.pop_front();
+    Ptr<Packet> p = Create<Packet>(RdmaIcrcTrailer::SIZE);
+    RdmaAtomicAckEthHeader ack;
+    ack.SetOriginalRemoteData(r.original);
+    p->AddHeader(ack);
+    RdmaBthHeader& bth = m_txBth;
+    bth.SetOpcode(RC_ATOMIC_ACKNOWLEDGE);
+    bth.SetPadCount(0);
+    bth.SetPartitionKey(m_params.partitionKey);
+    bth.SetBecn(false);
+    bth.SetDestQp(m_remoteQpn);
+    bth.SetAckRequest(false);
+    bth.SetPsn(SeqToPsn(r.startSeq));
+    bth.SetTimestampRequest(false);
+    bth.SetTelemetry(false);
+    RdmaAethHeader& aeth = m_txAeth;
+    aeth.SetSyndrome(RdmaAethHeader::AckSyndrome());
+    aeth.SetMsn(r.msn);
+    RdmaHeaderStack& stack = m_txStack;
+    stack.BeginRoce();
+    stack.Append(bth);
+    stack.Append(aeth);
+    stack.FinishIpv4Udp(m_localAddress,
+                        m_remoteAddress,
+                        m_dscp,
+                        m_params.ecnCapable ? Ipv4Header::ECN_ECT0 : Ipv4Header::ECN_NotECT,
+                        sourcePort,
+                        ROCEV2_PORT,
+                        p->GetSize());
+    p->AddHeader(stack);
+    if (m_readResponses.empty() && m_ackHeld)
+    {
+        // An event of its own: the NIC is building this packet.
+        Simulator::ScheduleNow(&RdmaQueuePair::ReleaseHeldAck, this);
+    }
+    ChargePacer(p, 0);
+    PublishCcState();
+    m_readResponseTxTrace(r.startSeq);
+    NS_LOG_LOGIC("qp " << m_qpn << " tx seq " << r.startSeq << " RC_ATOMIC_ACKNOWLEDGE original "
+                       << r.original);
+    return p;
+}
+
+uint64_t
+RdmaQueuePair::GetAtomicRequestsSent() const
+{
+    return m_atomicRequestsSent;
+}
+
+uint64_t
+RdmaQueuePair::GetAtomicResends() const
+{
+    return m_atomicResends;
+}
+
+uint64_t
+RdmaQueuePair::GetAtomicAcksReceived() const
+{
+    return m_atomicAcksReceived;
+}
+
+uint64_t
+RdmaQueuePair::GetAtomicsExecuted() const
+{
+    return m_atomicsExecuted;
+}
+
+uint64_t
+RdmaQueuePair::GetAtomicReplays() const
+{
+    return m_atomicReplays;
+}
+
+uint64_t
+RdmaQueuePair::GetAtomicReplayMisses() const
+{
+    return m_atomicReplayMisses;
 }
 
 } // namespace ns3

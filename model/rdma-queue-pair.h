@@ -11,6 +11,7 @@
 #include "rdma-header-stack.h"
 #include "rdma-int-trailer.h"
 #include "rdma-loss-recovery.h"
+#include "rdma-memory.h"
 #include "rdma-net-device.h"
 #include "rdma-path-selector.h"
 #include "rdma-transport-endpoint.h"
@@ -69,6 +70,16 @@ class RdmaSackHeader;
  * remaining bytes (VA and DMA length adjusted), which the responder executes again. The
  * responder holds ACKs and NAKs while responses are queued, so that it answers in PSN
  * order. READ needs go-back-N loss recovery (RdmaGoBackNLossRecovery).
+ *
+ * Atomics (IBTA vol. 1 §9.4.5): a FETCH_ADD or COMPARE_SWAP work request is one request
+ * packet (BTH + AtomicETH) taking one PSN, counted against InitiatorDepth with the READs.
+ * The responder executes it once against its node's RdmaMemory and answers with an Atomic
+ * Acknowledge (AETH + AtomicAckETH: the original value) in the READ responses' queue, in
+ * PSN order. It keeps the results of its last ResponderResources atomics by PSN (the
+ * responder resources that IBTA §9.7.5 uses to answer duplicates): a duplicate atomic,
+ * re-sent after a lost request or acknowledgement, is answered from there and never
+ * executed again. The completion carries the original value
+ * (RdmaCompletion::atomicOriginal).
  *
  * Sequence numbers are kept as 64-bit counters; the BTH carries (InitialPsn + seq) mod 2^24,
  * and received PSNs are unwrapped relative to the expected one, so PSN wrap-around is
@@ -305,6 +316,27 @@ class RdmaQueuePair : public RdmaTransportEndpoint, private RdmaReceiverOps
     uint32_t GetQueuedReadResponses() const;
 
     /**
+     * The memory the responder executes atomics against: its node's (RdmaNic sets it when
+     * it creates the queue pair).
+     * \param memory the node's RdmaMemory
+     */
+    void SetMemory(Ptr<RdmaMemory> memory);
+    /// \return the memory atomics execute against
+    Ptr<RdmaMemory> GetMemory() const;
+    /// \return atomic request packets sent, re-sent ones included (requester)
+    uint64_t GetAtomicRequestsSent() const;
+    /// \return atomic requests sent again with the same PSN (requester, go-back-N)
+    uint64_t GetAtomicResends() const;
+    /// \return Atomic Acknowledges accepted in PSN order (requester)
+    uint64_t GetAtomicAcksReceived() const;
+    /// \return atomics executed against the memory (responder)
+    uint64_t GetAtomicsExecuted() const;
+    /// \return duplicate atomics answered from the replay cache (responder)
+    uint64_t GetAtomicReplays() const;
+    /// \return duplicate atomics older than the replay cache, dropped unanswered (responder)
+    uint64_t GetAtomicReplayMisses() const;
+
+    /**
      * Convert a sequence number to the 24-bit PSN carried in the BTH.
      * \param seq the 64-bit sequence
      * \return the PSN
@@ -331,6 +363,7 @@ class RdmaQueuePair : public RdmaTransportEndpoint, private RdmaReceiverOps
         uint64_t numPackets; //!< packets it takes
         uint32_t sendMsn;    //!< SEND: its SEND message sequence number
         Time postTime;
+        uint64_t atomicOriginal{0}; //!< atomics: the Original Remote Data received
     };
 
     /// A READ being answered (responder): PSNs [startSeq, endSeq) carry length bytes read
@@ -343,6 +376,16 @@ class RdmaQueuePair : public RdmaTransportEndpoint, private RdmaReceiverOps
         uint64_t length;         //!< bytes from startSeq on
         uint64_t virtualAddress; //!< RETH VA of startSeq's first byte
         uint32_t msn;            //!< MSN its AETHs carry: the responder's after this READ
+        bool atomic{false};      //!< an Atomic Acknowledge (one PSN), not READ data
+        uint64_t original{0};    //!< atomic: the Original Remote Data it carries
+    };
+
+    /// A responder's executed atomic, kept to answer its duplicates (replay cache).
+    struct AtomicResult
+    {
+        uint64_t seq;      //!< its PSN's sequence
+        uint64_t original; //!< the Original Remote Data returned
+        uint32_t msn;      //!< the MSN its acknowledgement carried
     };
 
     /// \return index in m_txMessages of the message holding seq
@@ -377,6 +420,29 @@ class RdmaQueuePair : public RdmaTransportEndpoint, private RdmaReceiverOps
      * \return the packet
      */
     Ptr<Packet> GetReadRequest(const TxMessage& m, uint64_t seq, uint16_t sourcePort);
+    /// Requester: abort unless the atomic work request wr is valid (length 8, aligned VA,
+    /// go-back-N), naming the bad value.
+    void CheckAtomicRequest(const RdmaWorkRequest& wr) const;
+    /// Requester: build the atomic request (BTH + AtomicETH) of message m, PSN seq.
+    Ptr<Packet> GetAtomicRequest(const TxMessage& m, uint64_t seq, uint16_t sourcePort);
+    /**
+     * Requester: account a READ or atomic request just built (it takes its responses'
+     * PSNs; a first send takes an InitiatorDepth slot) and charge it to the pacer.
+     * \param m its work request
+     * \param seq its PSN's sequence
+     * \param retransmission sent before
+     * \param p the packet
+     */
+    void RequestSent(const TxMessage& m, uint64_t seq, bool retransmission, Ptr<const Packet> p);
+    /// Requester: an Atomic Acknowledge arrived (payload: AETH, AtomicAckETH, ICRC).
+    void ReceiveAtomicAck(Ptr<Packet> payload, const RdmaBthHeader& bth);
+    /// Responder: an atomic request arrived (seq: its unwrapped PSN).
+    void ReceiveAtomicRequest(Ptr<Packet> payload, const RdmaBthHeader& bth, uint64_t seq);
+    /// Responder: build the Atomic Acknowledge at the front of m_readResponses.
+    Ptr<Packet> GetAtomicAck(uint16_t sourcePort);
+    /// Responder: the requester went back to seq: drop the responses queued for seq and
+    /// later, and cut a READ that runs past it (it asks for them again).
+    void SupersedeResponsesFrom(uint64_t seq);
     /// Responder: send the ACK or NAK held while READ responses were queued.
     void ReleaseHeldAck();
     /// Charge a READ packet (request or response) of payload bytes to the pacer and the
@@ -530,7 +596,7 @@ class RdmaQueuePair : public RdmaTransportEndpoint, private RdmaReceiverOps
     uint64_t m_maxReadSize{0x80000000ULL};     //!< MaxReadSize attribute
     uint32_t m_peerResponderResources{~0U};    //!< the peer's IRD (SetPeerReadLimits)
     uint64_t m_peerMaxReadSize{0x80000000ULL}; //!< the peer's MaxReadSize
-    uint32_t m_readsQueued{0};                 //!< READ work requests in m_txMessages
+    uint32_t m_readsQueued{0};                 //!< READ and atomic work requests queued
     uint32_t m_readsOutstanding{0};            //!< of those, requested and not complete
     bool m_readGapReported{false}; //!< went back for a missing response since the last one
     std::deque<ReadResponse> m_readResponses; //!< responder: READs being answered (IRD)
@@ -545,6 +611,17 @@ class RdmaQueuePair : public RdmaTransportEndpoint, private RdmaReceiverOps
     uint64_t m_bytesRead{0};
     uint64_t m_readResponsesSent{0};
     uint64_t m_duplicateReadRequests{0};
+
+    // Atomics
+    Ptr<RdmaMemory> m_memory;                 //!< the node's memory (responder)
+    std::vector<AtomicResult> m_atomicReplay; //!< responder: last ResponderResources results
+    std::size_t m_atomicReplayNext{0};        //!< ring slot the next result takes
+    uint64_t m_atomicRequestsSent{0};
+    uint64_t m_atomicResends{0};
+    uint64_t m_atomicAcksReceived{0};
+    uint64_t m_atomicsExecuted{0};
+    uint64_t m_atomicReplays{0};
+    uint64_t m_atomicReplayMisses{0};
 
     // counters
     uint64_t m_packetsSent{0};

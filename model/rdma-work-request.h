@@ -21,17 +21,41 @@ struct RdmaWorkRequest
     /// The RC operations the model carries.
     enum Opcode : uint8_t
     {
-        WRITE, //!< RDMA WRITE: RETH in the first packet, no receive WQE consumed
-        SEND,  //!< SEND: consumes a receive WQE at the responder
-        READ   //!< RDMA READ (IBTA vol. 1 §9.4.3): remote memory into localAddress
+        WRITE,        //!< RDMA WRITE: RETH in the first packet, no receive WQE consumed
+        SEND,         //!< SEND: consumes a receive WQE at the responder
+        READ,         //!< RDMA READ (IBTA vol. 1 §9.4.3): remote memory into localAddress
+        FETCH_ADD,    //!< atomic Fetch & Add of compareAdd to the 8 bytes at remoteAddress
+        COMPARE_SWAP, //!< atomic Compare & Swap: swap if the 8 bytes equal compareAdd
     };
+
+    /**
+     * \param opcode an operation
+     * \return true for the atomics (IBTA vol. 1 §9.4.5): 8 bytes at an 8-byte aligned
+     *         remoteAddress, answered with the original value
+     */
+    static bool IsAtomic(Opcode opcode)
+    {
+        return opcode == FETCH_ADD || opcode == COMPARE_SWAP;
+    }
+
+    /**
+     * \param opcode an operation
+     * \return true for READ and the atomics: answered by the responder with data, counted
+     *         against the initiator depth (IBTA ORD, verbs max_rd_atomic)
+     */
+    static bool HasResponse(Opcode opcode)
+    {
+        return opcode == READ || IsAtomic(opcode);
+    }
 
     Opcode opcode{WRITE};      //!< operation
     uint64_t wrId{0};          //!< caller's identifier, returned in the completion
     uint64_t length{0};        //!< message length, bytes
-    uint64_t remoteAddress{0}; //!< WRITE: target virtual address; READ: source (RETH VA)
-    uint32_t rkey{0};          //!< WRITE, READ: remote key (RETH R_Key)
+    uint64_t remoteAddress{0}; //!< WRITE: target VA; READ: source (RETH VA); atomics: operand
+    uint32_t rkey{0};          //!< WRITE, READ, atomics: remote key (R_Key)
     uint64_t localAddress{0};  //!< READ: virtual address of the local buffer (length bytes)
+    uint64_t compareAdd{0};    //!< FETCH_ADD: value added; COMPARE_SWAP: value compared
+    uint64_t swap{0};          //!< COMPARE_SWAP: value written on a match
 };
 
 /**
@@ -48,6 +72,9 @@ struct RdmaCompletion
     /// requester: last byte acknowledged (READ: last response byte landed); responder: last
     /// packet placed
     Time completionTime;
+    /// FETCH_ADD, COMPARE_SWAP (requester): the remote word before the operation (the
+    /// Atomic Acknowledge's Original Remote Data)
+    uint64_t atomicOriginal{0};
 };
 
 } // namespace ns3

@@ -10,6 +10,8 @@
 #include "ns3/packet.h"
 #include "ns3/pfc-pause-header.h"
 #include "ns3/rdma-aeth-header.h"
+#include "ns3/rdma-atomic-ack-eth-header.h"
+#include "ns3/rdma-atomic-eth-header.h"
 #include "ns3/rdma-bth-header.h"
 #include "ns3/rdma-header-stack.h"
 #include "ns3/rdma-icrc-trailer.h"
@@ -267,6 +269,9 @@ TEST(RdmaHeader, BthOpcodeClassification)
         {0x0F, false, true, false, false, false, false, true, "RC_READ_RESPONSE_LAST"},
         {0x10, false, true, false, false, false, true, true, "RC_READ_RESPONSE_ONLY"},
         {0x11, false, true, false, false, false, true, true, "RC_ACKNOWLEDGE"},
+        {0x12, false, true, false, false, false, true, true, "RC_ATOMIC_ACKNOWLEDGE"},
+        {0x13, false, false, false, false, false, true, true, "RC_COMPARE_SWAP"},
+        {0x14, false, false, false, false, false, true, true, "RC_FETCH_ADD"},
         {0x81, false, false, false, false, false, false, false, "CNP"},
         {0x64, false, false, false, false, false, false, false, "UNKNOWN"}, // UD SEND_ONLY
     };
@@ -279,6 +284,8 @@ TEST(RdmaHeader, BthOpcodeClassification)
         EXPECT_EQ(RdmaBthHeader::IsWrite(r.op), r.write);
         EXPECT_EQ(RdmaBthHeader::IsSend(r.op), r.send);
         EXPECT_EQ(RdmaBthHeader::IsReadResponse(r.op), r.op >= 0x0D && r.op <= 0x10);
+        EXPECT_EQ(RdmaBthHeader::HasAtomicEth(r.op), r.op == 0x13 || r.op == 0x14);
+        EXPECT_EQ(RdmaBthHeader::HasAtomicAckEth(r.op), r.op == 0x12);
         EXPECT_EQ(RdmaBthHeader::IsFirstOrOnly(r.op), r.first);
         EXPECT_EQ(RdmaBthHeader::IsLastOrOnly(r.op), r.last);
         EXPECT_STREQ(RdmaBthHeader::OpcodeName(r.op), r.name);
@@ -346,6 +353,69 @@ TEST(RdmaHeader, RethMaximumValuesRoundTrip)
     EXPECT_EQ(back.GetVirtualAddress(), UINT64_MAX);
     EXPECT_EQ(back.GetRKey(), UINT32_MAX);
     EXPECT_EQ(back.GetDmaLength(), UINT32_MAX);
+}
+
+// ---------------------------------------------------------------- AtomicETH, AtomicAckETH
+
+TEST(RdmaHeader, AtomicEthSerializesToHandWrittenBytes)
+{
+    // IBTA vol. 1 §9.3.4: VA, R_Key, Swap (or Add) Data, Compare Data, big-endian.
+    RdmaAtomicEthHeader atomic;
+    atomic.SetVirtualAddress(0x0123456789ABCDE8ULL);
+    atomic.SetRKey(0xDEADBEEF);
+    atomic.SetSwapAddData(0x1122334455667788ULL);
+    atomic.SetCompareData(0x99AABBCCDDEEFF00ULL);
+    // clang-format off
+    const Bytes expected = {0x01, 0x23, 0x45, 0x67, 0x89, 0xAB, 0xCD, 0xE8,
+                            0xDE, 0xAD, 0xBE, 0xEF,
+                            0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88,
+                            0x99, 0xAA, 0xBB, 0xCC, 0xDD, 0xEE, 0xFF, 0x00};
+    // clang-format on
+    EXPECT_EQ(atomic.GetSerializedSize(), 28u);
+    EXPECT_EQ(SerializeHeader(atomic), expected);
+    const RdmaAtomicEthHeader back = DeserializeHeader<RdmaAtomicEthHeader>(expected);
+    EXPECT_EQ(back.GetVirtualAddress(), 0x0123456789ABCDE8ULL);
+    EXPECT_EQ(back.GetRKey(), 0xDEADBEEFu);
+    EXPECT_EQ(back.GetSwapAddData(), 0x1122334455667788ULL);
+    EXPECT_EQ(back.GetCompareData(), 0x99AABBCCDDEEFF00ULL);
+    std::ostringstream os;
+    back.Print(os);
+    EXPECT_EQ(os.str(),
+              "AtomicETH va=0x123456789abcde8 rkey=0xdeadbeef swapAdd=1234605616436508552 "
+              "compare=11072869122414935808");
+}
+
+TEST(RdmaHeader, AtomicEthMaximumValuesRoundTrip)
+{
+    RdmaAtomicEthHeader atomic;
+    atomic.SetVirtualAddress(UINT64_MAX);
+    atomic.SetRKey(UINT32_MAX);
+    atomic.SetSwapAddData(UINT64_MAX);
+    atomic.SetCompareData(UINT64_MAX);
+    const Bytes expected(28, 0xFF);
+    EXPECT_EQ(SerializeHeader(atomic), expected);
+    const RdmaAtomicEthHeader back = DeserializeHeader<RdmaAtomicEthHeader>(expected);
+    EXPECT_EQ(back.GetVirtualAddress(), UINT64_MAX);
+    EXPECT_EQ(back.GetRKey(), UINT32_MAX);
+    EXPECT_EQ(back.GetSwapAddData(), UINT64_MAX);
+    EXPECT_EQ(back.GetCompareData(), UINT64_MAX);
+}
+
+TEST(RdmaHeader, AtomicAckEthRoundTrip)
+{
+    // IBTA vol. 1 §9.3.6: the Original Remote Data, big-endian.
+    RdmaAtomicAckEthHeader ack;
+    ack.SetOriginalRemoteData(0x0102030405060708ULL);
+    const Bytes expected = {0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08};
+    EXPECT_EQ(ack.GetSerializedSize(), 8u);
+    EXPECT_EQ(SerializeHeader(ack), expected);
+    EXPECT_EQ(DeserializeHeader<RdmaAtomicAckEthHeader>(expected).GetOriginalRemoteData(),
+              0x0102030405060708ULL);
+    const Bytes ones(8, 0xFF);
+    EXPECT_EQ(DeserializeHeader<RdmaAtomicAckEthHeader>(ones).GetOriginalRemoteData(), UINT64_MAX);
+    std::ostringstream os;
+    ack.Print(os);
+    EXPECT_EQ(os.str(), "AtomicAckETH original=72623859790382856");
 }
 
 // ---------------------------------------------------------------- AETH

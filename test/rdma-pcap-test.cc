@@ -205,3 +205,59 @@ TEST(RdmaPcapRead, ReadRequestAndResponsesDecode)
     EXPECT_EQ(rows[4], "15,2,,,,31,1");
     EXPECT_EQ(rows[5], "16,3,,,,31,2");
 }
+
+TEST(RdmaPcapAtomic, AtomicRequestsAndAcknowledgesDecode)
+{
+    // Host 1 does a Fetch & Add of 5 and then a Compare & Swap (compare 12, swap 1) on the
+    // word at VA 0x20 of host 0 (R_Key 0x1234), which holds 7: two requests leave host 1,
+    // Fetch & Add (opcode 0x14) with PSN 0 and Compare & Swap (0x13) with PSN 1, each with
+    // an AtomicETH; two Atomic Acknowledges (0x12) come back with an AETH (ACK, credits
+    // invalid: 0x1F; MSN 1 and 2) and an AtomicAckETH: the original values 7 and 12. The
+    // word ends at 1 (12 matched the comparand).
+    ASSERT_EQ(std::system("command -v tshark > /dev/null"), 0)
+        << "tshark is needed (make deps installs it)";
+    using namespace ns3;
+    const std::string pcap = rdmatest::OutputDir() + "/pcap-atomic-host1.pcap";
+    {
+        rdmatest::Star star(2, "100Gbps", MicroSeconds(1));
+        star.Install();
+        auto [requester, responder] = star.rdma.Connect(star.hosts.Get(1), star.hosts.Get(0));
+        star.link.EnablePcap(pcap, star.HostDevice(1), false, true);
+        Ptr<RdmaMemory> memory = star.hosts.Get(0)->GetObject<RdmaMemory>();
+        memory->Write64(0x20, 7);
+        RdmaWorkRequest wr;
+        wr.length = 8;
+        wr.remoteAddress = 0x20;
+        wr.rkey = 0x1234;
+        wr.opcode = RdmaWorkRequest::FETCH_ADD;
+        wr.compareAdd = 5;
+        Simulator::ScheduleWithContext(star.hosts.Get(1)->GetId(),
+                                       Seconds(0),
+                                       &RdmaQueuePair::PostSend,
+                                       requester,
+                                       wr);
+        wr.opcode = RdmaWorkRequest::COMPARE_SWAP;
+        wr.compareAdd = 12;
+        wr.swap = 1;
+        Simulator::ScheduleWithContext(star.hosts.Get(1)->GetId(),
+                                       Seconds(0),
+                                       &RdmaQueuePair::PostSend,
+                                       requester,
+                                       wr);
+        Simulator::Run();
+        EXPECT_EQ(memory->Read64(0x20), 1u);
+        Simulator::Destroy();
+    }
+
+    const auto rows = Lines(Capture(
+        "tshark -r " + pcap +
+        " -Y infiniband -T fields -E separator=, -e infiniband.bth.opcode -e infiniband.bth.psn "
+        "-e infiniband.reth.va -e infiniband.reth.r_key -e infiniband.atomiceth.swapdt "
+        "-e infiniband.atomiceth.cmpdt -e infiniband.aeth.syndrome -e infiniband.aeth.msn "
+        "-e infiniband.atomicacketh.origremdt 2>/dev/null"));
+    ASSERT_EQ(rows.size(), 4u) << ::testing::PrintToString(rows);
+    EXPECT_EQ(rows[0], "20,0,0x0000000000000020,0x00001234,5,0,,,");
+    EXPECT_EQ(rows[1], "19,1,0x0000000000000020,0x00001234,1,12,,,");
+    EXPECT_EQ(rows[2], "18,0,,,,,31,1,7");
+    EXPECT_EQ(rows[3], "18,1,,,,,31,2,12");
+}
