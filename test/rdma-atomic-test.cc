@@ -46,6 +46,23 @@ PostAtomicAt(Ptr<RdmaQueuePair> qp,
     Simulator::ScheduleWithContext(node->GetId(), t, &RdmaQueuePair::PostSend, qp, wr);
 }
 
+/// Post count Fetch-and-Add(1)s on COUNTER at time 0, work request ids firstWrId, ...
+void
+PostIncrements(Ptr<RdmaQueuePair> qp, Ptr<Node> node, uint32_t count, uint64_t firstWrId = 0)
+{
+    for (uint32_t k = 0; k < count; ++k)
+    {
+        PostAtomicAt(qp,
+                     node,
+                     Seconds(0),
+                     RdmaWorkRequest::FETCH_ADD,
+                     COUNTER,
+                     1,
+                     0,
+                     firstWrId + k);
+    }
+}
+
 /// Post a READ at time t in the requester node's context.
 void
 PostReadAt(Ptr<RdmaQueuePair> qp, Ptr<Node> node, Time t, uint64_t bytes, uint64_t wrId)
@@ -121,17 +138,7 @@ RunCounter(uint32_t n, uint32_t m, const std::string& lossSpec)
                 },
                 &run.maxOutstanding,
                 a));
-        for (uint32_t k = 0; k < m; ++k)
-        {
-            PostAtomicAt(a,
-                         star.hosts.Get(i + 1),
-                         Seconds(0),
-                         RdmaWorkRequest::FETCH_ADD,
-                         COUNTER,
-                         1,
-                         0,
-                         k);
-        }
+        PostIncrements(a, star.hosts.Get(i + 1), m);
     }
     Simulator::Stop(Seconds(1));
     Simulator::Run();
@@ -328,17 +335,7 @@ TEST(RdmaAtomic, AtomicsAndReadsShareTheInitiatorDepth)
             },
             &maxOutstanding,
             requester));
-    for (uint32_t i = 0; i < 10; ++i)
-    {
-        PostAtomicAt(requester,
-                     star.hosts.Get(1),
-                     Seconds(0),
-                     RdmaWorkRequest::FETCH_ADD,
-                     COUNTER,
-                     1,
-                     0,
-                     i);
-    }
+    PostIncrements(requester, star.hosts.Get(1), 10);
     for (uint32_t i = 10; i < 20; ++i)
     {
         PostReadAt(requester, star.hosts.Get(1), Seconds(0), 1000, i);
@@ -381,14 +378,7 @@ TEST(RdmaAtomic, ReadsAndAtomicsRecoverTogetherFromLoss)
     for (uint32_t i = 0; i < pairs; ++i)
     {
         PostReadAt(requester, star.hosts.Get(1), Seconds(0), 3000, 2 * i);
-        PostAtomicAt(requester,
-                     star.hosts.Get(1),
-                     Seconds(0),
-                     RdmaWorkRequest::FETCH_ADD,
-                     COUNTER,
-                     1,
-                     0,
-                     2 * i + 1);
+        PostIncrements(requester, star.hosts.Get(1), 1, 2 * i + 1);
     }
     Simulator::Stop(Seconds(1));
     Simulator::Run();
@@ -437,17 +427,7 @@ TEST(RdmaAtomic, AtomicsCrossAPfcPausedIncast)
         logs[i].Attach(a, b);
         requesters.push_back(a);
         PostWriteAt(a, star.hosts.Get(i + 1), Seconds(0), 500'000, 1000);
-        for (uint32_t k = 0; k < atomics; ++k)
-        {
-            PostAtomicAt(a,
-                         star.hosts.Get(i + 1),
-                         Seconds(0),
-                         RdmaWorkRequest::FETCH_ADD,
-                         COUNTER,
-                         1,
-                         0,
-                         k);
-        }
+        PostIncrements(a, star.hosts.Get(i + 1), atomics);
     }
     Simulator::Stop(Seconds(1));
     Simulator::Run();
