@@ -27,20 +27,22 @@ RdmaNoRetransmitLossRecovery::GetTypeId()
             .SetParent<RdmaLossRecovery>()
             .SetGroupName("Rdma")
             .AddConstructor<RdmaNoRetransmitLossRecovery>()
-            .AddAttribute("ReorderWindow",
-                          "Responder's reorder bitmap, packets. 0: in-order responder "
-                          "(IBTA), a packet beyond a gap gives the gap up at once. W > 0: "
-                          "packets are placed as they arrive (every packet carries its "
-                          "placement information) and a hole is given up only when a "
-                          "packet arrives W PSNs beyond it or ReorderTimeout passes.",
-                          UintegerValue(0),
-                          MakeUintegerAccessor(&RdmaNoRetransmitLossRecovery::m_reorderWindow),
-                          MakeUintegerChecker<uint32_t>(0, RdmaSackHeader::MAX_BITS))
+            .AddAttribute(
+                "ReorderWindow",
+                "Responder's reorder bitmap, packets. 0: in-order responder "
+                "(IBTA), a packet beyond a gap gives the gap up at once. W > 0: "
+                "packets are placed as they arrive (every packet carries its "
+                "placement information) and a hole is given up only when a "
+                "packet arrives W PSNs beyond it or ReorderTimeout passes. Valid: 0 up to "
+                "4064 (RdmaSackHeader::MAX_BITS).",
+                UintegerValue(0),
+                MakeUintegerAccessor(&RdmaNoRetransmitLossRecovery::m_reorderWindow),
+                MakeUintegerChecker<uint32_t>(0, RdmaSackHeader::MAX_BITS))
             .AddAttribute("ReorderTimeout",
                           "With ReorderWindow > 0: a hole is given up (counted lost) when "
                           "a packet beyond it has waited this long. Default: five times "
                           "the sub-2 us round trip Broadcom's SUE framework targets, far "
-                          "above the skew the planes of a pod add.",
+                          "above the skew the planes of a pod add. Valid: at least 1 ns.",
                           TimeValue(MicroSeconds(10)),
                           MakeTimeAccessor(&RdmaNoRetransmitLossRecovery::m_reorderTimeout),
                           MakeTimeChecker(NanoSeconds(1)));
