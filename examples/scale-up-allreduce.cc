@@ -201,7 +201,7 @@ main(int argc, char* argv[])
     std::string profile = "roce";
     std::string rate; // "": the profile's
     Time linkLatency = NanoSeconds(10);
-    Time switchLatency = Time::Max(); // Max: the profile's
+    std::string switchLatencyText; // "": the profile's
     std::string pathSelector = "interleave";
     uint32_t mtu = 1024;
     uint32_t granularity = 0; // 0: the MTU
@@ -223,8 +223,9 @@ main(int argc, char* argv[])
     cmd.AddValue("rate", "line rate of every port (default: the profile's)", rate);
     cmd.AddValue("linkLatency", "propagation delay of every cable", linkLatency);
     cmd.AddValue("switchLatency",
-                 "forwarding latency of the plane switches (default: the profile's)",
-                 switchLatency);
+                 "forwarding latency of the plane switches, an ns-3 time such as 150ns "
+                 "(default: the profile's)",
+                 switchLatencyText);
     cmd.AddValue("pathSelector", "qp | spray | interleave", pathSelector);
     cmd.AddValue("granularity",
                  "interleave block in bytes (power of two, >= MTU; 0: the MTU)",
@@ -259,9 +260,18 @@ main(int argc, char* argv[])
         Check::Rate("rate", rate);
     }
     Check::NonNegative("linkLatency", linkLatency);
-    if (switchLatency != Time::Max())
+    if (!switchLatencyText.empty())
     {
-        Check::NonNegative("switchLatency", switchLatency);
+        TypeId::AttributeInformation delay;
+        TypeId::LookupByName("ns3::RdmaChannel").LookupAttributeByName("Delay", &delay);
+        Check::Require(Check::IsWellFormed(delay, switchLatencyText),
+                       "switchLatency",
+                       switchLatencyText,
+                       Check::DescribeFormat(delay));
+        Check::Require(!Time(switchLatencyText).IsNegative(),
+                       "switchLatency",
+                       switchLatencyText,
+                       "a time >= 0, such as 150ns");
     }
     Check::Require(pathSelector == "qp" || pathSelector == "spray" || pathSelector == "interleave",
                    "pathSelector",
@@ -291,11 +301,11 @@ main(int argc, char* argv[])
                                      : std::to_string(bps) + "bps";
     }
     pod.SetLinkLatency(linkLatency);
-    if (switchLatency != Time::Max())
+    if (!switchLatencyText.empty())
     {
-        pod.SetSwitchLatency(switchLatency);
+        pod.SetSwitchLatency(Time(switchLatencyText));
     }
-    switchLatency = pod.GetSwitchLatency();
+    const Time switchLatency = pod.GetSwitchLatency();
     pod.SetAckInterval(ackInterval); // checks >= 1
 
     RdmaHelper rdma;

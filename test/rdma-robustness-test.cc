@@ -301,6 +301,31 @@ TEST(RdmaRobustness, IncastOptionsAreCheckedBeforeTheRun)
     EXPECT_EQ(r.output.find("completed"), std::string::npos) << r.output;
 }
 
+// scale-up-allreduce's --switchLatency defaults to "the profile's". It used to be a Time set
+// to Time::Max() as that marker, which --help printed as "[+106.752d]"; a negative or
+// malformed value must be an option error naming it.
+TEST(RdmaRobustness, ScaleUpSwitchLatencyOptionHelpAndErrors)
+{
+    if (ExamplePath("scale-up-allreduce").empty())
+    {
+        GTEST_SKIP() << "examples are not built";
+    }
+    const ExampleRun help = RunExample("scale-up-allreduce", "--help");
+    EXPECT_EQ(help.output.find("106.752d"), std::string::npos) << help.output;
+    EXPECT_NE(help.output.find("--switchLatency"), std::string::npos) << help.output;
+    const std::string base =
+        "--accelerators=2 --planes=1 --bytes=2000 --output=" + OutputDir("scale-up-options") + " ";
+    ExpectOptionError("scale-up-allreduce",
+                      base + "--switchLatency=-1ns",
+                      "option --switchLatency: value '.*' is not valid; valid: a time >= 0");
+    ExpectOptionError("scale-up-allreduce",
+                      base + "--switchLatency=fast",
+                      "option --switchLatency: value 'fast' is not valid");
+    const ExampleRun ok = RunExample("scale-up-allreduce", base + "--switchLatency=250ns");
+    EXPECT_EQ(ok.exitStatus, 0) << ok.output;
+    EXPECT_NE(ok.output.find("switch +250.000ns"), std::string::npos) << ok.output;
+}
+
 // rdma-incast --headroom sets ns3::RdmaSwitchMmu::Headroom: a headroom far below 2 R d
 // (IEEE 802.1Qbb Annex N) makes the lossless class drop under an 8 -> 1 incast into a small
 // buffer, the automatic one (0) keeps it lossless.
