@@ -42,7 +42,8 @@ RdmaRadixScheduler::DigitOf(uint64_t ts, uint32_t level)
     return static_cast<uint32_t>(ts >> ((level - 1) * DIGIT_BITS)) & (NUM_DIGITS - 1);
 }
 
-void
+// Inlined into Insert and into Refill's loop: as a call it cost more than its body.
+__attribute__((always_inline)) inline void
 RdmaRadixScheduler::Place(const Scheduler::Event& ev)
 {
     const uint32_t level = LevelOf(ev.key.m_ts, m_lastTs);
@@ -53,10 +54,10 @@ RdmaRadixScheduler::Place(const Scheduler::Event& ev)
     }
     const uint32_t digit = DigitOf(ev.key.m_ts, level);
     Bucket& bucket = m_buckets[level - 1][digit];
-    bucket.events.push_back(ev);
     bucket.minTs = std::min(bucket.minTs, ev.key.m_ts);
     m_digitMask[level - 1] |= uint64_t(1) << digit;
     m_levelMask |= 1U << (level - 1);
+    bucket.events.push_back(ev); // last: nothing is live across its rare reallocation
 }
 
 void
@@ -66,8 +67,8 @@ RdmaRadixScheduler::Insert(const Scheduler::Event& ev)
                   "RdmaRadixScheduler: an event before the last one removed (a radix heap "
                   "needs monotone keys)");
     // An event at the current time stamp has the newest uid: appended, the list stays sorted.
-    Place(ev);
     ++m_size;
+    Place(ev);
 }
 
 bool
@@ -101,6 +102,7 @@ RdmaRadixScheduler::PeekNext() const
 void
 RdmaRadixScheduler::Refill()
 {
+    NS_ASSERT_MSG(m_current.empty(), "RdmaRadixScheduler::Refill: the current list is not empty");
     // The lowest non-empty level's lowest bucket holds the earliest time stamp; it becomes
     // the current one.
     const uint32_t level = static_cast<uint32_t>(__builtin_ctz(m_levelMask));
@@ -113,21 +115,40 @@ RdmaRadixScheduler::Refill()
     {
         m_levelMask &= ~(1U << level);
     }
+    m_head = 0;
+    std::vector<Scheduler::Event>& events = from.events;
+    if (events.size() == 1)
+    {
+        m_current.push_back(events[0]); // the common case: the bucket's one event runs next
+        events.clear();
+        return;
+    }
     // Every time stamp of the bucket agrees with the new one above the bucket's digit, so
     // it lands in the current list or a lower level: the bucket is not written while read.
-    m_current.clear();
-    m_head = 0;
-    for (const Scheduler::Event& ev : from.events)
+    for (const Scheduler::Event& ev : events)
     {
         Place(ev);
     }
-    from.events.clear();
-    if (m_current.size() > 1)
+    events.clear();
+    // Events of one time stamp run in uid order; later insertions append larger uids. A few
+    // events: insertion sort, without std::sort's calls.
+    const std::size_t n = m_current.size();
+    if (n > 16)
     {
-        // Events of one time stamp run in uid order; later insertions append larger uids.
         std::sort(m_current.begin(), m_current.end(), [](const Event& x, const Event& y) {
             return x.key.m_uid < y.key.m_uid;
         });
+        return;
+    }
+    for (std::size_t i = 1; i < n; ++i)
+    {
+        const Scheduler::Event ev = m_current[i];
+        std::size_t j = i;
+        for (; j > 0 && m_current[j - 1].key.m_uid > ev.key.m_uid; --j)
+        {
+            m_current[j] = m_current[j - 1];
+        }
+        m_current[j] = ev;
     }
 }
 
