@@ -104,9 +104,8 @@ RdmaChannel::DoDispose()
 void
 RdmaChannel::DeliverNext(uint32_t side)
 {
-    Ptr<Packet> frame = std::move(m_inFlight[side].front());
-    m_inFlight[side].pop_front();
-    m_devices[side]->Receive(std::move(frame));
+    // The queue's reference goes to Receive's parameter (no copy: take_front adopts it).
+    m_devices[side]->Receive(m_inFlight[side].take_front());
 }
 
 void
@@ -125,7 +124,7 @@ RdmaChannel::Attach(Ptr<RdmaNetDevice> device)
 }
 
 bool
-RdmaChannel::TransmitStart(Ptr<Packet> frame, Ptr<RdmaNetDevice> src, Time txTime)
+RdmaChannel::TransmitStart(const Ptr<Packet>& frame, const Ptr<RdmaNetDevice>& src, Time txTime)
 {
     NS_LOG_FUNCTION(this << frame << src << txTime);
     NS_ABORT_MSG_IF(m_nDevices < 2,
@@ -151,8 +150,8 @@ RdmaChannel::TransmitStart(Ptr<Packet> frame, Ptr<RdmaNetDevice> src, Time txTim
     {
         m_txrxTrace(frame, src, m_devices[side], txTime, rxTime);
     }
-    m_inFlight[side].push_back(std::move(frame));
-    m_arrival[side]->Ref(); // released by the scheduler after the event ran
+    m_inFlight[side].push_back(frame); // the channel's own reference
+    m_arrival[side]->Ref();            // released by the scheduler after the event ran
     Simulator::ScheduleWithContext(m_context[side], rxTime, PeekPointer(m_arrival[side]));
     return true;
 }

@@ -65,7 +65,9 @@ class RdmaChannel : public Channel
      * \param txTime the frame's serialization time at the sender
      * \return true if the frame was handed to the peer
      */
-    virtual bool TransmitStart(Ptr<Packet> frame, Ptr<RdmaNetDevice> src, Time txTime);
+    virtual bool TransmitStart(const Ptr<Packet>& frame,
+                               const Ptr<RdmaNetDevice>& src,
+                               Time txTime);
 
     /// \return the propagation delay
     Time GetDelay() const;

@@ -429,7 +429,7 @@ RdmaNetDevice::Attach(Ptr<RdmaChannel> channel)
 }
 
 void
-RdmaNetDevice::Enqueue(Ptr<Packet> packet, uint8_t cls)
+RdmaNetDevice::Enqueue(const Ptr<Packet>& packet, uint8_t cls)
 {
     NS_LOG_FUNCTION(this << packet << +cls);
     NS_ABORT_MSG_IF(cls >= NUM_CLASSES,
@@ -446,7 +446,7 @@ RdmaNetDevice::Enqueue(Ptr<Packet> packet, uint8_t cls)
     {
         m_macTxTrace(packet);
     }
-    m_queues[cls].push_back(std::move(packet));
+    m_queues[cls].push_back(packet);
     TryTransmit();
 }
 
@@ -482,7 +482,7 @@ void
 RdmaNetDevice::SendControlFrame(Ptr<Packet> frame)
 {
     NS_LOG_FUNCTION(this << frame);
-    m_controlQueue.push_back(std::move(frame));
+    m_controlQueue.push_back(frame);
     TryTransmit();
 }
 
@@ -655,8 +655,7 @@ RdmaNetDevice::RemoveQueuedPacket(uint8_t cls)
 Ptr<Packet>
 RdmaNetDevice::PopQueued(uint32_t cls)
 {
-    Ptr<Packet> packet = std::move(m_queues[cls].front());
-    m_queues[cls].pop_front();
+    Ptr<Packet> packet = m_queues[cls].take_front();
     m_queueBytes[cls] -= packet->GetSize();
     return packet;
 }
@@ -890,9 +889,7 @@ RdmaNetDevice::TryTransmit()
     }
     if (!m_controlQueue.empty())
     {
-        Ptr<Packet> frame = m_controlQueue.front();
-        m_controlQueue.pop_front();
-        StartTransmission(frame, now);
+        StartTransmission(m_controlQueue.take_front(), now);
         return;
     }
     if (m_lr)
@@ -986,7 +983,7 @@ RdmaNetDevice::ScheduleTransmitComplete(Time delay)
 }
 
 void
-RdmaNetDevice::StartTransmission(Ptr<Packet> frame, Time now)
+RdmaNetDevice::StartTransmission(const Ptr<Packet>& frame, Time now)
 {
     NS_LOG_FUNCTION(this << frame);
     NS_ASSERT_MSG(now >= m_txEnd, "RdmaNetDevice: transmission started while busy");
@@ -1180,7 +1177,7 @@ RdmaNetDevice::Receive(Ptr<Packet> frame)
     if (m_portHandler && m_promiscRxCallback.IsNull())
     {
         m_portHandler->HandleReceive(m_handlerPort,
-                                     std::move(frame),
+                                     frame,
                                      eth + ETHERNET_HEADER_BYTES,
                                      copied - ETHERNET_HEADER_BYTES);
         return;

@@ -114,6 +114,95 @@ class RdmaFifo
 
 /**
  * \ingroup rdma
+ * \brief A FIFO of ns-3 Ptrs that holds their references itself, so an element moves in and
+ * out without a Ref/Unref pair.
+ *
+ * Why: ns-3.37's Ptr has no move constructor, so `std::move` of a Ptr copies it, and each
+ * copy is a Ref and an Unref. A packet passes through two of these queues per hop (a
+ * device's class queue, a channel's frames in flight): push_back takes the one reference
+ * the queue keeps; take_front hands it to the caller's Ptr without another (Ptr's
+ * constructor with ref = false adopts it). Equivalent to RdmaFifo<Ptr<U>> of the generic
+ * template otherwise: same order, same lifetime of what it holds.
+ * \tparam U the pointee type (reference counted, as ns-3's Ptr requires)
+ */
+template <class U>
+class RdmaFifo<Ptr<U>>
+{
+  public:
+    RdmaFifo() = default;
+    RdmaFifo(const RdmaFifo&) = delete;
+    RdmaFifo& operator=(const RdmaFifo&) = delete;
+
+    ~RdmaFifo()
+    {
+        clear();
+    }
+
+    /// \return true if the queue holds nothing
+    bool empty() const
+    {
+        return m_raw.empty();
+    }
+
+    /// \return the number of elements
+    std::size_t size() const
+    {
+        return m_raw.size();
+    }
+
+    /// \return the oldest element, still held by the queue (the queue must not be empty)
+    U* front()
+    {
+        return m_raw.front();
+    }
+
+    /// \param value the element to append; the queue takes a reference of its own
+    void push_back(const Ptr<U>& value)
+    {
+        U* raw = PeekPointer(value);
+        if (raw)
+        {
+            raw->Ref();
+        }
+        m_raw.push_back(raw);
+    }
+
+    /// Remove the oldest element and hand its reference to the caller (not empty).
+    /// \return the element
+    Ptr<U> take_front()
+    {
+        U* raw = m_raw.front();
+        m_raw.pop_front();
+        return Ptr<U>(raw, false);
+    }
+
+    /// Remove the oldest element (the queue must not be empty).
+    void pop_front()
+    {
+        U* raw = m_raw.front();
+        m_raw.pop_front();
+        if (raw)
+        {
+            raw->Unref();
+        }
+    }
+
+    /// Remove every element and release the storage.
+    void clear()
+    {
+        while (!m_raw.empty())
+        {
+            pop_front();
+        }
+        m_raw.clear();
+    }
+
+  private:
+    RdmaFifo<U*> m_raw; //!< the elements; each holds one reference
+};
+
+/**
+ * \ingroup rdma
  * \brief The packet sink of a switch port, called directly by the device (no Callback
  * indirection, no re-parsing: the device hands over the header bytes it has already read).
  *
@@ -130,14 +219,16 @@ class RdmaPortHandler
     virtual ~RdmaPortHandler() = default;
 
     /**
-     * An IPv4 packet arrived on a port (Ethernet header removed). The handler owns it.
+     * An IPv4 packet arrived on a port (Ethernet header removed). The handler keeps a
+     * reference (a Ptr copy) if it keeps the packet: a const reference spares a Ref/Unref
+     * pair per hop.
      * \param port the port number given to RdmaNetDevice::SetPortHandler
      * \param packet the packet
      * \param head the packet's first bytes
      * \param headBytes how many bytes head holds: HEAD_BYTES, or the packet size if smaller
      */
     virtual void HandleReceive(uint32_t port,
-                               Ptr<Packet> packet,
+                               const Ptr<Packet>& packet,
                                const uint8_t* head,
                                uint32_t headBytes) = 0;
 
@@ -291,7 +382,7 @@ class RdmaNetDevice : public NetDevice
      * \param packet the packet
      * \param cls traffic class, 0..7
      */
-    void Enqueue(Ptr<Packet> packet, uint8_t cls);
+    void Enqueue(const Ptr<Packet>& packet, uint8_t cls);
 
     /**
      * Send an 802.1Qbb PFC frame to the peer, ahead of all queued data.
@@ -555,7 +646,7 @@ eturn the checksum after
      * \param frame the frame
      * \param now the current time
      */
-    void StartTransmission(Ptr<Packet> frame, Time now);
+    void StartTransmission(const Ptr<Packet>& frame, Time now);
     /**
      * Schedule TransmitComplete at the end of the current frame (the device's one
      * end-of-frame event object, scheduled again for each frame on a busy port).

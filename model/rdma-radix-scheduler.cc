@@ -29,9 +29,35 @@ RdmaRadixScheduler::RdmaRadixScheduler() = default;
 RdmaRadixScheduler::~RdmaRadixScheduler() = default;
 
 uint32_t
-RdmaRadixScheduler::BucketOf(uint64_t ts, uint64_t lastTs)
+RdmaRadixScheduler::LevelOf(uint64_t ts, uint64_t lastTs)
 {
-    return ts != lastTs ? 64 - static_cast<uint32_t>(__builtin_clzll(ts ^ lastTs)) : 0;
+    return ts != lastTs
+               ? 1 + (63 - static_cast<uint32_t>(__builtin_clzll(ts ^ lastTs))) / DIGIT_BITS
+               : 0;
+}
+
+uint32_t
+RdmaRadixScheduler::DigitOf(uint64_t ts, uint32_t level)
+{
+    return static_cast<uint32_t>(ts >> ((level - 1) * DIGIT_BITS)) & (NUM_DIGITS - 1);
+}
+
+// Inlined into Insert and into Refill's loop: as a call it cost more than its body.
+__attribute__((always_inline)) inline void
+RdmaRadixScheduler::Place(const Scheduler::Event& ev)
+{
+    const uint32_t level = LevelOf(ev.key.m_ts, m_lastTs);
+    if (level == 0)
+    {
+        m_current.push_back(ev);
+        return;
+    }
+    const uint32_t digit = DigitOf(ev.key.m_ts, level);
+    Bucket& bucket = m_buckets[level - 1][digit];
+    bucket.minTs = std::min(bucket.minTs, ev.key.m_ts);
+    m_digitMask[level - 1] |= uint64_t(1) << digit;
+    m_levelMask |= 1U << (level - 1);
+    bucket.events.push_back(ev); // last: nothing is live across its rare reallocation
 }
 
 void
@@ -40,11 +66,9 @@ RdmaRadixScheduler::Insert(const Scheduler::Event& ev)
     NS_ASSERT_MSG(ev.key.m_ts >= m_lastTs,
                   "RdmaRadixScheduler: an event before the last one removed (a radix heap "
                   "needs monotone keys)");
-    // An event at the current time stamp has the newest uid: appended, bucket 0 stays sorted.
-    const uint32_t bucket = BucketOf(ev.key.m_ts, m_lastTs);
-    m_buckets[bucket].push_back(ev);
-    m_nonEmpty |= uint64_t(1) << bucket;
+    // An event at the current time stamp has the newest uid: appended, the list stays sorted.
     ++m_size;
+    Place(ev);
 }
 
 bool
@@ -53,66 +77,78 @@ RdmaRadixScheduler::IsEmpty() const
     return m_size == 0;
 }
 
-uint32_t
-RdmaRadixScheduler::MinIndex(uint32_t bucket) const
+const RdmaRadixScheduler::Bucket&
+RdmaRadixScheduler::EarliestBucket() const
 {
-    const std::vector<Scheduler::Event>& b = m_buckets[bucket];
-    uint32_t min = 0;
-    for (uint32_t i = 1; i < b.size(); ++i)
-    {
-        if (b[i].key < b[min].key)
-        {
-            min = i;
-        }
-    }
-    return min;
+    const uint32_t level = static_cast<uint32_t>(__builtin_ctz(m_levelMask));
+    const uint32_t digit = static_cast<uint32_t>(__builtin_ctzll(m_digitMask[level]));
+    return m_buckets[level][digit];
 }
 
 Scheduler::Event
 RdmaRadixScheduler::PeekNext() const
 {
     NS_ASSERT_MSG(m_size > 0, "RdmaRadixScheduler::PeekNext: no event");
-    if (m_head0 < m_buckets[0].size())
+    if (m_head < m_current.size())
     {
-        return m_buckets[0][m_head0];
+        return m_current[m_head];
     }
-    const uint32_t bucket = static_cast<uint32_t>(__builtin_ctzll(m_nonEmpty & ~uint64_t(1)));
-    return m_buckets[bucket][MinIndex(bucket)];
+    const std::vector<Scheduler::Event>& b = EarliestBucket().events;
+    return *std::min_element(b.begin(), b.end(), [](const Event& x, const Event& y) {
+        return x.key < y.key;
+    });
 }
 
 void
 RdmaRadixScheduler::Refill()
 {
-    // The lowest non-empty bucket holds the earliest time stamp; it becomes the current one.
-    const uint32_t bucket = static_cast<uint32_t>(__builtin_ctzll(m_nonEmpty & ~uint64_t(1)));
-    std::vector<Scheduler::Event>& b = m_buckets[bucket];
-    uint64_t minTs = b[0].key.m_ts;
-    for (const Scheduler::Event& ev : b)
+    NS_ASSERT_MSG(m_current.empty(), "RdmaRadixScheduler::Refill: the current list is not empty");
+    // The lowest non-empty level's lowest bucket holds the earliest time stamp; it becomes
+    // the current one.
+    const uint32_t level = static_cast<uint32_t>(__builtin_ctz(m_levelMask));
+    const uint32_t digit = static_cast<uint32_t>(__builtin_ctzll(m_digitMask[level]));
+    Bucket& from = m_buckets[level][digit];
+    m_lastTs = from.minTs;
+    from.minTs = UINT64_MAX;
+    m_digitMask[level] &= ~(uint64_t(1) << digit);
+    if (m_digitMask[level] == 0)
     {
-        minTs = std::min(minTs, ev.key.m_ts);
+        m_levelMask &= ~(1U << level);
     }
-    m_lastTs = minTs;
-    // Every key of the bucket agrees with the new time stamp above the bucket's bit, so it
-    // lands in a lower bucket: b is not written while it is read. The mask is kept in a
-    // register meanwhile (stores into the buckets could alias it).
-    std::vector<Scheduler::Event>& zero = m_buckets[0];
-    zero.clear();
-    m_head0 = 0;
-    uint64_t mask = m_nonEmpty & ~(uint64_t(1) << bucket);
-    for (const Scheduler::Event& ev : b)
+    m_head = 0;
+    std::vector<Scheduler::Event>& events = from.events;
+    if (events.size() == 1)
     {
-        const uint32_t to = BucketOf(ev.key.m_ts, minTs);
-        m_buckets[to].push_back(ev);
-        mask |= uint64_t(1) << to;
+        m_current.push_back(events[0]); // the common case: the bucket's one event runs next
+        events.clear();
+        return;
     }
-    b.clear();
-    m_nonEmpty = mask;
-    if (zero.size() > 1)
+    // Every time stamp of the bucket agrees with the new one above the bucket's digit, so
+    // it lands in the current list or a lower level: the bucket is not written while read.
+    for (const Scheduler::Event& ev : events)
     {
-        // Events of one time stamp run in uid order; later insertions append larger uids.
-        std::sort(zero.begin(), zero.end(), [](const Event& x, const Event& y) {
+        Place(ev);
+    }
+    events.clear();
+    // Events of one time stamp run in uid order; later insertions append larger uids. A few
+    // events: insertion sort, without std::sort's calls.
+    const std::size_t n = m_current.size();
+    if (n > 16)
+    {
+        std::sort(m_current.begin(), m_current.end(), [](const Event& x, const Event& y) {
             return x.key.m_uid < y.key.m_uid;
         });
+        return;
+    }
+    for (std::size_t i = 1; i < n; ++i)
+    {
+        const Scheduler::Event ev = m_current[i];
+        std::size_t j = i;
+        for (; j > 0 && m_current[j - 1].key.m_uid > ev.key.m_uid; --j)
+        {
+            m_current[j] = m_current[j - 1];
+        }
+        m_current[j] = ev;
     }
 }
 
@@ -120,18 +156,16 @@ Scheduler::Event
 RdmaRadixScheduler::RemoveNext()
 {
     NS_ASSERT_MSG(m_size > 0, "RdmaRadixScheduler::RemoveNext: no event");
-    if (m_head0 == m_buckets[0].size())
+    if (m_head == m_current.size())
     {
         Refill();
     }
-    std::vector<Scheduler::Event>& zero = m_buckets[0];
-    const Scheduler::Event next = zero[m_head0++];
+    const Scheduler::Event next = m_current[m_head++];
     --m_size;
-    if (m_head0 == zero.size())
+    if (m_head == m_current.size())
     {
-        zero.clear();
-        m_head0 = 0;
-        m_nonEmpty &= ~uint64_t(1);
+        m_current.clear();
+        m_head = 0;
     }
     return next;
 }
@@ -139,29 +173,54 @@ RdmaRadixScheduler::RemoveNext()
 void
 RdmaRadixScheduler::Remove(const Scheduler::Event& ev)
 {
-    const uint32_t bucket = BucketOf(ev.key.m_ts, m_lastTs);
-    std::vector<Scheduler::Event>& b = m_buckets[bucket];
-    for (std::size_t i = bucket == 0 ? m_head0 : 0; i < b.size(); ++i)
+    const uint32_t level = LevelOf(ev.key.m_ts, m_lastTs);
+    if (level == 0)
     {
-        if (b[i].key.m_uid == ev.key.m_uid)
+        for (std::size_t i = m_head; i < m_current.size(); ++i)
         {
-            if (bucket == 0)
+            if (m_current[i].key.m_uid == ev.key.m_uid)
             {
-                b.erase(b.begin() + static_cast<std::ptrdiff_t>(i)); // keeps the uid order
+                // Erasing keeps the uid order.
+                m_current.erase(m_current.begin() + static_cast<std::ptrdiff_t>(i));
+                if (m_head == m_current.size())
+                {
+                    m_current.clear();
+                    m_head = 0;
+                }
+                --m_size;
+                return;
             }
-            else
+        }
+    }
+    else
+    {
+        const uint32_t digit = DigitOf(ev.key.m_ts, level);
+        Bucket& bucket = m_buckets[level - 1][digit];
+        std::vector<Scheduler::Event>& b = bucket.events;
+        for (std::size_t i = 0; i < b.size(); ++i)
+        {
+            if (b[i].key.m_uid == ev.key.m_uid)
             {
                 b[i] = b.back();
                 b.pop_back();
+                --m_size;
+                // The bucket's earliest time stamp must stay exact: Refill makes it the
+                // current one, and an event must be there.
+                bucket.minTs = UINT64_MAX;
+                for (const Scheduler::Event& e : b)
+                {
+                    bucket.minTs = std::min(bucket.minTs, e.key.m_ts);
+                }
+                if (b.empty())
+                {
+                    m_digitMask[level - 1] &= ~(uint64_t(1) << digit);
+                    if (m_digitMask[level - 1] == 0)
+                    {
+                        m_levelMask &= ~(1U << (level - 1));
+                    }
+                }
+                return;
             }
-            --m_size;
-            if (b.size() == (bucket == 0 ? m_head0 : 0))
-            {
-                b.clear();
-                m_head0 = bucket == 0 ? 0 : m_head0;
-                m_nonEmpty &= ~(uint64_t(1) << bucket);
-            }
-            return;
         }
     }
     NS_ABORT_MSG("RdmaRadixScheduler::Remove: event uid " << ev.key.m_uid << " at time stamp "

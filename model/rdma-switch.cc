@@ -1067,7 +1067,7 @@ RdmaSwitch::ReceiveFromPort(uint32_t inPort, Ptr<RdmaNetDevice> device, Ptr<Pack
 
 void
 RdmaSwitch::HandleReceive(uint32_t port,
-                          Ptr<Packet> packet,
+                          const Ptr<Packet>& packet,
                           const uint8_t* head,
                           uint32_t headBytes)
 {

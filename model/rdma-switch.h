@@ -530,7 +530,7 @@ class RdmaSwitch : public Object, public RdmaPortHandler
 
     // RdmaPortHandler: the ports' direct receive and dequeue path.
     void HandleReceive(uint32_t port,
-                       Ptr<Packet> packet,
+                       const Ptr<Packet>& packet,
                        const uint8_t* head,
                        uint32_t headBytes) override;
     void HandleDequeue(uint32_t port, const Ptr<Packet>& packet, uint8_t cls) override;

@@ -492,7 +492,9 @@ class ReorderingChannel : public RdmaChannel
     uint64_t count{0};
     uint64_t delayed{0};
 
-    bool TransmitStart(Ptr<Packet> frame, Ptr<RdmaNetDevice> src, Time txTime) override
+    bool TransmitStart(const Ptr<Packet>& frame,
+                       const Ptr<RdmaNetDevice>& src,
+                       Time txTime) override
     {
         if (src == delayedSender && ++count % every == 0)
         {

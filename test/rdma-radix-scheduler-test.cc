@@ -33,14 +33,89 @@ TestEvent(uint64_t ts, uint32_t uid)
 
 } // namespace
 
-// The bucket of a time stamp is one more than its highest bit that differs from the last
-// removed event's time stamp; 0 for the same time stamp.
-TEST(RdmaRadixScheduler, BucketIsTheHighestDifferingBit)
+// The level of a time stamp is one more than its highest bit that differs from the last
+// removed event's time stamp, divided by the digit width (6 bits); 0 for the same time
+// stamp. Its bucket is its digit of that level.
+TEST(RdmaRadixScheduler, LevelIsTheHighestDifferingDigit)
 {
-    EXPECT_EQ(RdmaRadixScheduler::BucketOf(1000, 1000), 0U);
-    EXPECT_EQ(RdmaRadixScheduler::BucketOf(1001, 1000), 1U);  // 1000 ^ 1001 = 1
-    EXPECT_EQ(RdmaRadixScheduler::BucketOf(1024, 1000), 11U); // bit 10
-    EXPECT_EQ(RdmaRadixScheduler::BucketOf(uint64_t(1) << 62, 0), 63U);
+    static_assert(RdmaRadixScheduler::DIGIT_BITS == 6, "the expected figures assume 6 bits");
+    EXPECT_EQ(RdmaRadixScheduler::NUM_LEVELS, 11U); // 11 x 6 bits cover 64
+    EXPECT_EQ(RdmaRadixScheduler::LevelOf(1000, 1000), 0U);
+    EXPECT_EQ(RdmaRadixScheduler::LevelOf(1001, 1000), 1U); // 1000 ^ 1001 = 1: bit 0
+    EXPECT_EQ(RdmaRadixScheduler::LevelOf(1023, 1000), 1U); // 1000 ^ 1023 = 0b10111: bit 4
+    EXPECT_EQ(RdmaRadixScheduler::LevelOf(1024, 1000), 2U); // bit 10
+    EXPECT_EQ(RdmaRadixScheduler::LevelOf(4096, 1000), 3U); // bit 12
+    EXPECT_EQ(RdmaRadixScheduler::LevelOf(uint64_t(1) << 62, 0), 11U); // bit 62
+    EXPECT_EQ(RdmaRadixScheduler::DigitOf(1001, 1), 1001U % 64);
+    EXPECT_EQ(RdmaRadixScheduler::DigitOf(1024, 2), 16U);              // 1024 = 16 * 64
+    EXPECT_EQ(RdmaRadixScheduler::DigitOf(uint64_t(1) << 62, 11), 4U); // bits 60..63
+}
+
+// A bucket's earliest time stamp is kept per bucket (the refill reads it instead of
+// scanning): removing the event that holds it must leave the next one, else the refill
+// would make a time stamp current that no event has.
+TEST(RdmaRadixScheduler, RemovingABucketsEarliestEventKeepsTheOrder)
+{
+    Ptr<Scheduler> radix = CreateObject<RdmaRadixScheduler>();
+    // From time stamp 0, 1000, 1001 and 1005 share level 2's bucket 15 (bits 6..11 = 15).
+    const Scheduler::Event early = TestEvent(1000, 10);
+    radix->Insert(TestEvent(1005, 11));
+    radix->Insert(early);
+    radix->Insert(TestEvent(1001, 12));
+    radix->Insert(TestEvent(5000, 13)); // level 3
+    ASSERT_EQ(radix->PeekNext().key.m_uid, 10U);
+    radix->Remove(early);
+    EXPECT_EQ(radix->PeekNext().key.m_uid, 12U);
+    const uint32_t uids[] = {12, 11, 13};
+    const uint64_t times[] = {1001, 1005, 5000};
+    for (uint32_t i = 0; i < 3; ++i)
+    {
+        ASSERT_FALSE(radix->IsEmpty());
+        const Scheduler::Event ev = radix->RemoveNext();
+        EXPECT_EQ(ev.key.m_ts, times[i]);
+        EXPECT_EQ(ev.key.m_uid, uids[i]);
+    }
+    EXPECT_TRUE(radix->IsEmpty());
+}
+
+// Time stamps over the whole range (up to 2^62: every level, the top one included) and
+// bursts at one time stamp spread from one bucket: the same order as the binary heap.
+TEST(RdmaRadixScheduler, EveryLevelInTheOrderOfPriorityQueueScheduler)
+{
+    Ptr<Scheduler> radix = CreateObject<RdmaRadixScheduler>();
+    Ptr<Scheduler> reference = CreateObject<PriorityQueueScheduler>();
+    std::mt19937_64 rng(777);
+    uint32_t uid = 4;
+    auto insert = [&](uint64_t ts) {
+        const Scheduler::Event ev = TestEvent(ts, uid++);
+        radix->Insert(ev);
+        reference->Insert(ev);
+    };
+    for (uint32_t i = 0; i < 300; ++i)
+    {
+        insert(rng() >> (2 + rng() % 62)); // 0 .. 2^62, spread over the levels
+    }
+    uint64_t now = 0;
+    for (uint32_t step = 0; step < 100000 && !reference->IsEmpty(); ++step)
+    {
+        const Scheduler::Event a = radix->RemoveNext();
+        const Scheduler::Event b = reference->RemoveNext();
+        ASSERT_EQ(a.key.m_ts, b.key.m_ts) << "step " << step;
+        ASSERT_EQ(a.key.m_uid, b.key.m_uid) << "step " << step;
+        now = a.key.m_ts;
+        if (step < 15000 && step % 3 == 0)
+        {
+            // A burst: several events at one future time stamp, plus one far ahead.
+            const uint64_t at = now + (rng() % (uint64_t(1) << (rng() % 30)));
+            for (uint32_t k = 0; k < 3; ++k)
+            {
+                insert(at);
+            }
+            insert(now + (rng() >> (2 + rng() % 62)) % ((uint64_t(1) << 62) - now));
+        }
+    }
+    EXPECT_TRUE(reference->IsEmpty());
+    EXPECT_TRUE(radix->IsEmpty());
 }
 
 // A simulator's pattern, sped up: each removal is followed by insertions at or after its
