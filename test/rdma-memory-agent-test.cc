@@ -11,8 +11,8 @@
 #include "rdma-test-utils.h"
 
 #include <algorithm>
-#include <map>
 #include <gtest/gtest.h>
+#include <map>
 
 using namespace ns3;
 using namespace ns3::rdmatest;
