@@ -153,9 +153,9 @@ LoadRtt(uint64_t s, Time pathDelay)
 }
 
 /**
- * Closed loop of loads: agent 0 keeps `outstanding` loads of `size` bytes to peer 1 in
- * flight until `total` completed; the bandwidth (bits/s) of the completions after the
- * first `warm` ones.
+ * Closed loop of loads: agent 0 (MaxOutstanding = `outstanding`) keeps 2 x `outstanding`
+ * loads of `size` bytes to peer 1 submitted until `total` completed; the bandwidth (bits/s) of the
+ * completions after the first `warm` ones.
  */
 double
 LoadBandwidth(AgentPod& f, uint32_t outstanding, uint32_t size, uint32_t total, uint32_t warm)
@@ -177,7 +177,9 @@ LoadBandwidth(AgentPod& f, uint32_t outstanding, uint32_t size, uint32_t total, 
             }
         }));
     f.At(0, Seconds(0), [&]() {
-        for (uint32_t i = 0; i < outstanding; ++i)
+        // Twice MaxOutstanding submitted: the agent's limit, not the program, keeps N in
+        // flight (N wait in the FIFO throughout).
+        for (uint32_t i = 0; i < 2 * outstanding; ++i)
         {
             issue();
         }
@@ -189,7 +191,11 @@ LoadBandwidth(AgentPod& f, uint32_t outstanding, uint32_t size, uint32_t total, 
     {
         return 0;
     }
-    return double(total - 1 - warm) * size * 8 / (done.back() - done[warm]).GetSeconds();
+    // A whole number of cycles: completion i + N is the answer to the load issued at
+    // completion i, so a window of k N completions spans exactly k cycles (a partial cycle
+    // would catch a burst of back-to-back responses and bias the rate by up to 3 %).
+    const uint64_t span = (total - 1 - warm) / outstanding * outstanding;
+    return double(span) * size * 8 / (done[warm + span] - done[warm]).GetSeconds();
 }
 
 } // namespace
@@ -227,7 +233,8 @@ TEST(RdmaMemoryAgent, SingleLoadAndStoreTakeExactlyTheirSerializationAndPath)
 
 TEST(RdmaMemoryAgent, LittlesLawBelowTheKneeLineRateAbove)
 {
-    // Closed loop of N loads of S = 256 bytes, 200 Gb/s, one plane. Each load is a round
+    // Closed loop of N loads of S = 256 bytes, 200 Gb/s, one plane (bandwidth over whole
+    // cycles, see LoadBandwidth). Each load is a round
     // trip of RTT = 375.2 ns unloaded; the bottleneck is the response direction, one READ
     // Response of 342 wire bytes per 256 useful bytes (13.68 ns). A deterministic closed
     // loop then carries min(N S / RTT, 200 Gb/s x 256 / 342) exactly in steady state; the
