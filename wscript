@@ -275,6 +275,10 @@ def build(bld):
         littles = bld.create_ns3_program('littles-law', ['rdma', 'core', 'network', 'internet'])
         littles.source = 'examples/littles-law.cc'
         littles.target = 'examples/' + littles.target
+        memsem = bld.create_ns3_program('memory-semantics',
+                                        ['rdma', 'core', 'network', 'internet'])
+        memsem.source = 'examples/memory-semantics.cc'
+        memsem.target = 'examples/' + memsem.target
         llr = bld.create_ns3_program('llr-vs-e2e', ['rdma', 'core', 'network', 'internet'])
         llr.source = 'examples/llr-vs-e2e.cc'
         llr.target = 'examples/' + llr.target
