@@ -236,6 +236,7 @@ main(int argc, char* argv[])
     Check::OutputDirectory("output", output);
 
     std::ofstream csv(output + "/littles-law.csv");
+    csv << std::fixed;
     csv << "generation,rate_bps,size,outstanding,inflight_bytes,rtt_ns,measured_rtt_ns,"
            "measured_gbps,analytical_gbps,ratio,goodput_gbps,knee_outstanding,knee_bytes\n";
     std::cout << std::fixed;

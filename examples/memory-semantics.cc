@@ -331,6 +331,7 @@ main(int argc, char* argv[])
     Check::Seed(seed, run);
 
     std::ofstream csv(output + "/memory-semantics.csv");
+    csv << std::fixed;
     csv << "mode,size,transfers,p50_ns,p99_ns,mean_ns,ops_per_s,goodput_gbps,wire_bytes,"
            "wire_per_useful\n";
     std::cout << std::fixed << "memory-semantics: profile " << s.profile << ", " << s.planes
