@@ -50,7 +50,6 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
-#include <sstream>
 #include <vector>
 
 using namespace ns3;
@@ -168,8 +167,7 @@ std::vector<uint32_t>
 ParseList(const std::string& option, const std::string& text)
 {
     std::vector<uint32_t> values;
-    std::stringstream ss(text);
-    for (std::string item; std::getline(ss, item, ',');)
+    for (const std::string& item : RdmaOptionChecker::SplitList(text))
     {
         char* end = nullptr;
         const unsigned long v = std::strtoul(item.c_str(), &end, 10);

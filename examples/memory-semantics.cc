@@ -54,8 +54,6 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
-#include <numeric>
-#include <sstream>
 #include <vector>
 
 using namespace ns3;
@@ -237,26 +235,12 @@ class Run
     std::vector<Time> m_seen;
 };
 
-/// \return the q-quantile (nearest rank) of values
-double
-Quantile(std::vector<double> values, double q)
-{
-    if (values.empty())
-    {
-        return 0;
-    }
-    std::sort(values.begin(), values.end());
-    const std::size_t rank = static_cast<std::size_t>(std::ceil(q * values.size()));
-    return values[std::min(values.size() - 1, rank == 0 ? 0 : rank - 1)];
-}
-
 /// Parse a comma-separated list of sizes.
 std::vector<uint64_t>
 ParseSizes(const std::string& text)
 {
     std::vector<uint64_t> values;
-    std::stringstream ss(text);
-    for (std::string item; std::getline(ss, item, ',');)
+    for (const std::string& item : RdmaOptionChecker::SplitList(text))
     {
         char* end = nullptr;
         const unsigned long long v = std::strtoull(item.c_str(), &end, 10);
@@ -369,25 +353,23 @@ main(int argc, char* argv[])
                 lat = real.Execute();
             }
             const double useful = double(size) * s.transfers;
-            const double mean =
-                lat.latencyNs.empty()
-                    ? 0
-                    : std::accumulate(lat.latencyNs.begin(), lat.latencyNs.end(), 0.0) /
-                          lat.latencyNs.size();
+            RdmaSampleSummary latency; // nearest-rank percentiles, as the module's
+            latency.Add(lat.latencyNs);
+            const double mean = latency.GetMean();
+            const double p50 = latency.GetNearestRankPercentile(0.5);
+            const double p99 = latency.GetNearestRankPercentile(0.99);
             const char* mode = verbs ? "verbs" : "stores";
             std::cout << std::left << std::setw(7) << mode << std::right << std::setw(10) << size
-                      << std::setprecision(1) << std::setw(10) << Quantile(lat.latencyNs, 0.5)
-                      << std::setw(10) << Quantile(lat.latencyNs, 0.99) << std::setw(10) << mean
-                      << std::setprecision(0) << std::setw(11) << ops << std::setprecision(2)
-                      << std::setw(15) << ops * size * 8 / 1e9 << std::setprecision(3)
-                      << std::setw(13) << t.wireBytes / useful
+                      << std::setprecision(1) << std::setw(10) << p50 << std::setw(10) << p99
+                      << std::setw(10) << mean << std::setprecision(0) << std::setw(11) << ops
+                      << std::setprecision(2) << std::setw(15) << ops * size * 8 / 1e9
+                      << std::setprecision(3) << std::setw(13) << t.wireBytes / useful
                       << (lat.seen == s.transfers && t.seen == s.transfers ? "" : "  INCOMPLETE")
                       << "\n";
-            csv << mode << "," << size << "," << s.transfers << "," << std::setprecision(3)
-                << Quantile(lat.latencyNs, 0.5) << "," << Quantile(lat.latencyNs, 0.99) << ","
-                << mean << "," << std::setprecision(1) << ops << "," << std::setprecision(4)
-                << ops * size * 8 / 1e9 << "," << t.wireBytes << "," << t.wireBytes / useful
-                << "\n";
+            csv << mode << "," << size << "," << s.transfers << "," << std::setprecision(3) << p50
+                << "," << p99 << "," << mean << "," << std::setprecision(1) << ops << ","
+                << std::setprecision(4) << ops * size * 8 / 1e9 << "," << t.wireBytes << ","
+                << t.wireBytes / useful << "\n";
         }
     }
     std::cout << "csv: " << output << "/memory-semantics.csv\n";
