@@ -334,7 +334,8 @@ TEST(RdmaMemoryAgent, ConsecutiveBlocksGoToConsecutivePlanes)
 {
     // 4 planes, MTU and interleave granularity 256: store k at address 256 k must leave on
     // plane k mod 4 (one data packet each), and a load of block k is requested and answered
-    // on plane k mod 4. Each operation runs alone; the per-plane packet counts after it
+    // on plane k mod 4, and so do a Fetch & Add on block k and its acknowledgement. Each
+    // operation runs alone; the per-plane packet counts after it
     // say which plane it took. Then 64 stores over 64 consecutive blocks: 16 per plane,
     // 16 x (256 + 98) wire bytes on every plane's link.
     AgentPod f(2, 4, "roce", 128, 256);
@@ -368,6 +369,26 @@ TEST(RdmaMemoryAgent, ConsecutiveBlocksGoToConsecutivePlanes)
             responsePlane.push_back(planeOf(nic1, before1));
         });
     }
+    std::vector<uint32_t> atomicPlane;
+    std::vector<uint32_t> atomicAckPlane;
+    std::vector<uint64_t> bytesAfter(4, 0);
+    f.At(0, MicroSeconds(59), [&]() {
+        // The 64 stores below are done: their bytes, and new baselines for the atomics.
+        for (uint32_t p = 0; p < 4; ++p)
+        {
+            bytesAfter[p] = f.pod.GetAcceleratorDevice(0, p)->GetTxWireBytes();
+        }
+        planeOf(nic0, before0);
+        planeOf(nic1, before1);
+    });
+    for (uint32_t k = 0; k < 8; ++k)
+    {
+        f.At(0, MicroSeconds(60 + 2 * k), [&, k]() { a->FetchAdd(1, 256 * k, 1); });
+        f.At(0, MicroSeconds(61 + 2 * k), [&]() {
+            atomicPlane.push_back(planeOf(nic0, before0));
+            atomicAckPlane.push_back(planeOf(nic1, before1));
+        });
+    }
     std::vector<uint64_t> bytesBefore(4, 0);
     f.At(0, MicroSeconds(40), [&]() {
         for (uint32_t p = 0; p < 4; ++p)
@@ -386,12 +407,12 @@ TEST(RdmaMemoryAgent, ConsecutiveBlocksGoToConsecutivePlanes)
         EXPECT_EQ(storePlane[k], k % 4) << "store of block " << k;
         EXPECT_EQ(loadPlane[k], k % 4) << "load request of block " << k;
         EXPECT_EQ(responsePlane[k], k % 4) << "load response of block " << k;
+        EXPECT_EQ(atomicPlane[k], k % 4) << "atomic on block " << k;
+        EXPECT_EQ(atomicAckPlane[k], k % 4) << "atomic acknowledgement of block " << k;
     }
     for (uint32_t p = 0; p < 4; ++p)
     {
-        EXPECT_EQ(f.pod.GetAcceleratorDevice(0, p)->GetTxWireBytes() - bytesBefore[p],
-                  16 * WriteWire(256))
-            << "plane " << p;
+        EXPECT_EQ(bytesAfter[p] - bytesBefore[p], 16 * WriteWire(256)) << "plane " << p;
     }
     Simulator::Destroy();
 }
