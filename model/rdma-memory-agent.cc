@@ -196,13 +196,7 @@ RdmaMemoryAgent::Load(uint32_t peer,
                     "RdmaMemoryAgent::Load: ordering " << OrderingName(ordering)
                                                        << " is not valid for a load; valid: "
                                                           "RELAXED, ACQUIRE");
-    RdmaMemoryOperation op;
-    op.kind = RdmaMemoryOperation::LOAD;
-    op.ordering = ordering;
-    op.peer = peer;
-    op.address = address;
-    op.size = size;
-    return Submit(op);
+    return Submit(RdmaMemoryOperation::LOAD, ordering, peer, address, size);
 }
 
 uint64_t
@@ -217,13 +211,7 @@ RdmaMemoryAgent::Store(uint32_t peer,
                     "RdmaMemoryAgent::Store: ordering " << OrderingName(ordering)
                                                         << " is not valid for a store; valid: "
                                                            "RELAXED, RELEASE");
-    RdmaMemoryOperation op;
-    op.kind = RdmaMemoryOperation::STORE;
-    op.ordering = ordering;
-    op.peer = peer;
-    op.address = address;
-    op.size = size;
-    return Submit(op);
+    return Submit(RdmaMemoryOperation::STORE, ordering, peer, address, size);
 }
 
 uint64_t
@@ -233,17 +221,8 @@ RdmaMemoryAgent::FetchAdd(uint32_t peer,
                           RdmaMemoryOperation::Ordering ordering)
 {
     CheckPeer("FetchAdd", peer);
-    NS_ABORT_MSG_IF(address % ATOMIC_BYTES != 0,
-                    "RdmaMemoryAgent::FetchAdd: address 0x" << std::hex << address << std::dec
-                                                            << " is not 8-byte aligned");
-    RdmaMemoryOperation op;
-    op.kind = RdmaMemoryOperation::FETCH_ADD;
-    op.ordering = ordering;
-    op.peer = peer;
-    op.address = address;
-    op.size = ATOMIC_BYTES;
-    op.operand = add;
-    return Submit(op);
+    CheckAtomicAddress("FetchAdd", address);
+    return Submit(RdmaMemoryOperation::FETCH_ADD, ordering, peer, address, ATOMIC_BYTES, add);
 }
 
 uint64_t
@@ -254,18 +233,14 @@ RdmaMemoryAgent::CompareSwap(uint32_t peer,
                              RdmaMemoryOperation::Ordering ordering)
 {
     CheckPeer("CompareSwap", peer);
-    NS_ABORT_MSG_IF(address % ATOMIC_BYTES != 0,
-                    "RdmaMemoryAgent::CompareSwap: address 0x" << std::hex << address << std::dec
-                                                               << " is not 8-byte aligned");
-    RdmaMemoryOperation op;
-    op.kind = RdmaMemoryOperation::COMPARE_SWAP;
-    op.ordering = ordering;
-    op.peer = peer;
-    op.address = address;
-    op.size = ATOMIC_BYTES;
-    op.operand = compare;
-    op.swap = swap;
-    return Submit(op);
+    CheckAtomicAddress("CompareSwap", address);
+    return Submit(RdmaMemoryOperation::COMPARE_SWAP,
+                  ordering,
+                  peer,
+                  address,
+                  ATOMIC_BYTES,
+                  compare,
+                  swap);
 }
 
 uint64_t
@@ -300,9 +275,31 @@ RdmaMemoryAgent::PutWithSignal(uint32_t peer,
     return FetchAdd(peer, flagAddress, signal, RdmaMemoryOperation::RELEASE);
 }
 
-uint64_t
-RdmaMemoryAgent::Submit(RdmaMemoryOperation& op)
+void
+RdmaMemoryAgent::CheckAtomicAddress(const char* what, uint64_t address)
 {
+    NS_ABORT_MSG_IF(address % ATOMIC_BYTES != 0,
+                    "RdmaMemoryAgent::" << what << ": address 0x" << std::hex << address << std::dec
+                                        << " is not 8-byte aligned");
+}
+
+uint64_t
+RdmaMemoryAgent::Submit(RdmaMemoryOperation::Kind kind,
+                        RdmaMemoryOperation::Ordering ordering,
+                        uint32_t peer,
+                        uint64_t address,
+                        uint32_t size,
+                        uint64_t operand,
+                        uint64_t swap)
+{
+    RdmaMemoryOperation op;
+    op.kind = kind;
+    op.ordering = ordering;
+    op.peer = peer;
+    op.address = address;
+    op.size = size;
+    op.operand = operand;
+    op.swap = swap;
     if (m_slots.empty())
     {
         PrepareSlots();
@@ -435,9 +432,7 @@ RdmaMemoryAgent::WaitFlag(uint64_t address, uint64_t value, FlagCallback cb)
     NS_ABORT_MSG_IF(!m_memory,
                     "RdmaMemoryAgent::WaitFlag: the agent has no memory (SetMemory; "
                     "RdmaMemoryAgentHelper sets the node's)");
-    NS_ABORT_MSG_IF(address % ATOMIC_BYTES != 0,
-                    "RdmaMemoryAgent::WaitFlag: address 0x" << std::hex << address << std::dec
-                                                            << " is not 8-byte aligned");
+    CheckAtomicAddress("WaitFlag", address);
     NS_ABORT_MSG_IF(!m_pollInterval.IsStrictlyPositive(),
                     "RdmaMemoryAgent::WaitFlag: PollInterval " << m_pollInterval
                                                                << " is not valid; it must be "

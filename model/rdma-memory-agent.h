@@ -214,8 +214,17 @@ class RdmaMemoryAgent : public Object
     void CheckPeer(const char* what, uint32_t peer) const;
     /// Abort unless MaxOutstanding is valid; allocate the slots (first use).
     void PrepareSlots();
-    /// Put an operation at the tail of the issue FIFO and issue what the rules allow.
-    uint64_t Submit(RdmaMemoryOperation& op);
+    /// Abort unless an atomic's address is 8-byte aligned.
+    static void CheckAtomicAddress(const char* what, uint64_t address);
+    /// Put an operation (checked) at the tail of the issue FIFO and issue what the rules
+    /// allow; return its id.
+    uint64_t Submit(RdmaMemoryOperation::Kind kind,
+                    RdmaMemoryOperation::Ordering ordering,
+                    uint32_t peer,
+                    uint64_t address,
+                    uint32_t size,
+                    uint64_t operand = 0,
+                    uint64_t swap = 0);
     /// Issue operations from the FIFO head while MaxOutstanding and the ordering allow.
     void TryIssue();
     /// Post the FIFO head's operation to its queue pair in a free slot.
