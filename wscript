@@ -40,6 +40,7 @@ def build(bld):
         'model/rdma-atomic-eth-header.cc',
         'model/rdma-atomic-ack-eth-header.cc',
         'model/rdma-memory.cc',
+        'model/rdma-memory-agent.cc',
         'model/rdma-icrc-trailer.cc',
         'model/pfc-pause-header.cc',
         'model/rdma-channel.cc',
@@ -110,6 +111,7 @@ def build(bld):
         'helper/rdma-loss-helper.cc',
         'helper/fat-tree-helper.cc',
         'helper/scale-up-helper.cc',
+        'helper/rdma-memory-agent-helper.cc',
         'helper/hpcc-topology-reader.cc',
         'helper/hpcc-flow-reader.cc',
         'helper/hpcc-config-reader.cc',
@@ -140,6 +142,8 @@ def build(bld):
         'model/rdma-atomic-eth-header.h',
         'model/rdma-atomic-ack-eth-header.h',
         'model/rdma-memory.h',
+        'model/rdma-memory-agent.h',
+        'model/rdma-memory-operation.h',
         'model/rdma-icrc-trailer.h',
         'model/pfc-pause-header.h',
         'model/rdma-channel.h',
@@ -214,6 +218,7 @@ def build(bld):
         'helper/rdma-loss-helper.h',
         'helper/fat-tree-helper.h',
         'helper/scale-up-helper.h',
+        'helper/rdma-memory-agent-helper.h',
         'helper/hpcc-topology-reader.h',
         'helper/hpcc-flow-reader.h',
         'helper/hpcc-config-reader.h',
@@ -267,6 +272,13 @@ def build(bld):
         scaleup.source = 'examples/scale-up-allreduce.cc'
         scaleup.target = 'examples/' + scaleup.target
         scale_up_example = os.path.join(bld.path.get_bld().abspath(), scaleup.target)
+        littles = bld.create_ns3_program('littles-law', ['rdma', 'core', 'network', 'internet'])
+        littles.source = 'examples/littles-law.cc'
+        littles.target = 'examples/' + littles.target
+        memsem = bld.create_ns3_program('memory-semantics',
+                                        ['rdma', 'core', 'network', 'internet'])
+        memsem.source = 'examples/memory-semantics.cc'
+        memsem.target = 'examples/' + memsem.target
         llr = bld.create_ns3_program('llr-vs-e2e', ['rdma', 'core', 'network', 'internet'])
         llr.source = 'examples/llr-vs-e2e.cc'
         llr.target = 'examples/' + llr.target
@@ -331,6 +343,7 @@ def build(bld):
             'test/rdma-endpoint-test.cc',
             'test/rdma-read-test.cc',
             'test/rdma-atomic-test.cc',
+            'test/rdma-memory-agent-test.cc',
             'test/rdma-scale-up-test.cc',
             'test/rdma-scale-up-profile-test.cc',
             'test/rdma-robustness-test.cc',

@@ -35,6 +35,9 @@
  *    (node, RdmaSwitch and MMU, its k ports and half of their cables, its share of the
  *    forwarding state) and one queue pair (--memQps connections, two queue pairs each).
  *    This is the set-up state; packets and events in flight come on top while running.
+ *    A second line ("memory-agent ...") gives the bytes per outstanding RdmaMemoryAgent
+ *    request: the agent's slot and the queue pair's state for one READ (and, to compare,
+ *    for one WRITE), with 1,024 loads in flight (RunMemoryAgent).
  * For the other scenarios, memory per host and per node is also reported as peak RSS divided
  * by the counts (benchmarks/plot-scaling.py fits it against the host count).
  */
@@ -143,6 +146,61 @@ PeakRssBytes()
 }
 
 /**
+ * The memory scenario's second part: the heap an RdmaMemoryAgent's outstanding request
+ * costs. Two accelerators (one plane); agent 0 gets `outstanding` = MaxOutstanding (and its
+ * queue pair that InitiatorDepth). The first load allocates the agent's slots and issue FIFO
+ * and the queue pair's state for one READ; each further load (all issued at once, none
+ * completes: the simulation never runs) adds only the queue pair's per-READ state. Printed
+ * on a line of its own ("memory-agent ...", after the scenario line).
+ * \param outstanding MaxOutstanding, loads posted
+ */
+void
+RunMemoryAgent(uint32_t outstanding)
+{
+    RdmaHelper rdma;
+    ScaleUpHelper pod;
+    pod.SetAccelerators(2);
+    pod.SetPlanes(1);
+    pod.Install(rdma);
+    RdmaMemoryAgentHelper agents;
+    agents.SetAgentAttribute("MaxOutstanding", UintegerValue(outstanding));
+    agents.Install(pod.GetAccelerators(), rdma);
+    Ptr<RdmaMemoryAgent> agent = agents.Get(0);
+    Ptr<RdmaQueuePair> qp = agent->GetQueuePair(1);
+    // The same for WRITEs posted straight to a queue pair (what a verbs store costs).
+    auto [writer, responder] = rdma.Connect(pod.GetAccelerator(0), pod.GetAccelerator(1));
+    const uint64_t h0 = HeapInUse();
+    agent->Load(1, 0, 256);
+    const uint64_t h1 = HeapInUse();
+    for (uint32_t i = 1; i < outstanding; ++i)
+    {
+        agent->Load(1, 256ULL * i, 256);
+    }
+    const uint64_t h2 = HeapInUse();
+    RdmaWorkRequest wr;
+    wr.length = 256;
+    writer->PostSend(wr);
+    const uint64_t h3 = HeapInUse();
+    for (uint32_t i = 1; i < outstanding; ++i)
+    {
+        writer->PostSend(wr);
+    }
+    const uint64_t h4 = HeapInUse();
+    const double qpPerRead = double(h2 - h1) / (outstanding - 1);
+    const double qpPerWrite = double(h4 - h3) / (outstanding - 1);
+    // The first load: the slots, the FIFO ring (fixed, 256 entries) and one READ's state.
+    const double fifo = 256.0 * sizeof(RdmaMemoryOperation);
+    const double slot = (double(h1 - h0) - qpPerRead - fifo) / outstanding;
+    std::cout << std::fixed << std::setprecision(0) << "memory-agent outstanding=" << outstanding
+              << " in_flight=" << agent->GetInFlight() << " agent_slot_bytes=" << slot
+              << " agent_slot_sizeof=" << RdmaMemoryAgent::GetSlotBytes()
+              << " agent_fifo_bytes=" << fifo << " qp_bytes_per_read=" << qpPerRead
+              << " qp_bytes_per_write=" << qpPerWrite
+              << " bytes_per_outstanding_request=" << slot + qpPerRead << std::endl;
+    Simulator::Destroy();
+}
+
+/**
  * The memory scenario: a k-ary three-tier fat-tree built step by step (the same wiring as
  * FatTreeHelper::SetThreeTier), with the heap in use measured after each step, so that the
  * bytes of a host, a switch and a queue pair are reported separately.
@@ -245,6 +303,7 @@ RunMemory(uint32_t k, uint32_t connections)
               << PeakRssBytes() / 1048576.0 << std::endl;
     qps.clear();
     Simulator::Destroy();
+    RunMemoryAgent(1024);
     return 0;
 }
 

@@ -247,6 +247,15 @@ def main():
           f"{float(m['bytes_per_switch']):.0f} B per switch, "
           f"{float(m['bytes_per_qp']):.0f} B per queue pair "
           f"({float(m['bytes_per_link']):.0f} B per link: two ports and the cable)", flush=True)
+    agent = subprocess.run([exe, "--scenario=memory", "--memK=4", "--memQps=16"], check=True,
+                           capture_output=True, text=True).stdout
+    agent_line = [l for l in agent.splitlines() if l.startswith("memory-agent ")]
+    if agent_line:
+        a = dict(kv.split("=", 1) for kv in agent_line[-1].split()[1:])
+        print(f"memory per outstanding RdmaMemoryAgent request: "
+              f"{a['bytes_per_outstanding_request']} B (agent slot {a['agent_slot_bytes']} B, "
+              f"queue pair per READ {a['qp_bytes_per_read']} B; per WRITE "
+              f"{a['qp_bytes_per_write']} B)", flush=True)
 
     recorded = {}
     if os.path.exists(RECORD):

@@ -82,6 +82,27 @@ operator delete[](void* p, std::size_t) noexcept
     std::free(p);
 }
 
+namespace ns3::rdmatest
+{
+
+// The counter, for the other test files of this binary (rdma-memory-agent-test.cc).
+
+void
+SetCountingAllocations(bool on)
+{
+    g_counting = on;
+}
+
+uint64_t
+TakeCountedAllocations()
+{
+    const uint64_t n = g_allocations;
+    g_allocations = 0;
+    return n;
+}
+
+} // namespace ns3::rdmatest
+
 namespace
 {
 

@@ -54,6 +54,8 @@ run collective-interference --allReduceBytes=262144 --allToAllBytes=65536 --load
     --output="$out/collective-interference.csv"
 run credits-vs-pfc --senders=4 --size=100000 --victimSize=200000 --output="$out/credits-vs-pfc.csv"
 run kingman --rhos=0.5,0.9 --packets=20000 --output="$out/kingman.csv"
+run littles-law --outstanding=1,64 --sizes=64,256 --output="$out"
+run memory-semantics --sizes=64,4096 --transfers=20 --output="$out"
 # hpcc-compat: the 2 -> 1 incast of the shared configuration with small flows.
 mkdir -p "$out/hpcc"
 printf '4 1 3\n3\n0 3 100Gbps 0.001ms 0\n1 3 100Gbps 0.001ms 0\n2 3 100Gbps 0.001ms 0\n' \
