@@ -344,6 +344,7 @@ def build(bld):
             'test/rdma-read-test.cc',
             'test/rdma-atomic-test.cc',
             'test/rdma-memory-agent-test.cc',
+            'test/rdma-read-atomic-recovery-test.cc',
             'test/rdma-scale-up-test.cc',
             'test/rdma-scale-up-profile-test.cc',
             'test/rdma-robustness-test.cc',

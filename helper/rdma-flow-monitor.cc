@@ -119,6 +119,11 @@ RdmaFlowMonitor::Watch(Ptr<RdmaQueuePair> requester, Ptr<RdmaQueuePair> responde
 void
 RdmaFlowMonitor::SendComplete(Watched* w, const RdmaCompletion& c)
 {
+    if (c.opcode == RdmaWorkRequest::READ && c.status == RdmaCompletion::SUCCESS)
+    {
+        // A READ's data is received by its requester: the responder completes nothing.
+        w->monitor->m_bytesReceived += c.length;
+    }
     w->monitor->Record(*w, c);
 }
 

@@ -165,7 +165,8 @@ class RdmaFlowMonitor
     uint64_t GetFlows() const;
     /// \return bytes of the completed flows (requester side)
     uint64_t GetBytesCompleted() const;
-    /// \return bytes of the messages the responders received completely
+    /// \return bytes of the messages received completely: WRITE and SEND at the responder,
+    /// READ at the requester (its responses all landed)
     uint64_t GetBytesReceived() const;
     /// \return the smallest slowdown seen (0 if no flow)
     double GetMinSlowdown() const;

@@ -56,8 +56,10 @@ RdmaBulkSendApplication::GetTypeId()
                           MakeUintegerAccessor(&RdmaBulkSendApplication::m_outstanding),
                           MakeUintegerChecker<uint32_t>(1))
             .AddAttribute("Opcode",
-                          "The operation: Write (RDMA WRITE), Send, or Read (RDMA READ of Remote's "
-                          "memory into this node's: the data flows from Remote to this node)",
+                          "The operation: Write (RDMA WRITE), Send, Read (RDMA READ of Remote's "
+                          "memory into this node's: the data flows from Remote to this node), "
+                          "FetchAdd or CompareSwap (an 8-byte atomic on Remote's word at "
+                          "AtomicAddress; MessageSize is ignored)",
                           EnumValue(RdmaWorkRequest::WRITE),
                           MakeEnumAccessor(&RdmaBulkSendApplication::m_opcode),
                           MakeEnumChecker(RdmaWorkRequest::WRITE,
@@ -65,7 +67,32 @@ RdmaBulkSendApplication::GetTypeId()
                                           RdmaWorkRequest::SEND,
                                           "Send",
                                           RdmaWorkRequest::READ,
-                                          "Read"))
+                                          "Read",
+                                          RdmaWorkRequest::FETCH_ADD,
+                                          "FetchAdd",
+                                          RdmaWorkRequest::COMPARE_SWAP,
+                                          "CompareSwap"))
+            .AddAttribute("AtomicAddress",
+                          "FetchAdd, CompareSwap: the remote word's virtual address (a "
+                          "multiple of 8, as IBTA vol. 1 §9.4.5 requires)",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&RdmaBulkSendApplication::m_atomicAddress),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("AtomicOperand",
+                          "FetchAdd: the value added; CompareSwap: the value compared",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&RdmaBulkSendApplication::m_atomicOperand),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("AtomicSwap",
+                          "CompareSwap: the value written on a match",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&RdmaBulkSendApplication::m_atomicSwap),
+                          MakeUintegerChecker<uint64_t>())
+            .AddTraceSource("AtomicCompleted",
+                            "FetchAdd, CompareSwap: an atomic completed; the remote word's "
+                            "value before it (the Original Remote Data)",
+                            MakeTraceSourceAccessor(&RdmaBulkSendApplication::m_atomicTrace),
+                            "ns3::RdmaBulkSendApplication::AtomicTracedCallback")
             .AddTraceSource("QueuePairCreated",
                             "The connection: requester and responder queue pairs",
                             MakeTraceSourceAccessor(&RdmaBulkSendApplication::m_qpCreatedTrace),
@@ -129,6 +156,11 @@ RdmaBulkSendApplication::StartApplication()
         m_qp->SetSendCompletionCallback(MakeCallback(&RdmaBulkSendApplication::Completed, this));
         m_qpCreatedTrace(m_qp, responder);
     }
+    NS_ABORT_MSG_IF(RdmaWorkRequest::IsAtomic(m_opcode) && m_atomicAddress % 8 != 0,
+                    "ns3::RdmaBulkSendApplication::AtomicAddress 0x"
+                        << std::hex << m_atomicAddress << std::dec
+                        << " is not 8-byte aligned; valid: a multiple of 8 (IBTA atomics "
+                        << "operate on one aligned 64-bit word)");
     m_running = true;
     Post();
 }
@@ -149,6 +181,13 @@ RdmaBulkSendApplication::Post()
         wr.opcode = m_opcode;
         wr.wrId = m_posted++;
         wr.length = m_messageSize;
+        if (RdmaWorkRequest::IsAtomic(m_opcode))
+        {
+            wr.length = 8;
+            wr.remoteAddress = m_atomicAddress;
+            wr.compareAdd = m_atomicOperand;
+            wr.swap = m_atomicSwap;
+        }
         m_qp->PostSend(wr);
     }
 }
@@ -156,6 +195,7 @@ RdmaBulkSendApplication::Post()
 void
 RdmaBulkSendApplication::Completed(const RdmaCompletion& completion)
 {
+    m_atomicTrace(completion.atomicOriginal);
     ++m_completed;
     m_bytesCompleted += completion.length;
     Post();

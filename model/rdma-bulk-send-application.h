@@ -24,6 +24,10 @@ class RdmaQueuePair;
  * Outstanding of them posted: each completion posts the next until Messages have been
  * posted (0: until the application stops).
  *
+ * Opcode FetchAdd or CompareSwap makes it an atomic workload: every message is one
+ * 8-byte atomic (IBTA vol. 1 §9.4.5) on the same remote word (AtomicAddress, AtomicOperand,
+ * AtomicSwap), and AtomicCompleted reports each returned value.
+ *
  * Messages 1 is a one-shot transfer (one message, one completion); Outstanding 2 or more
  * keeps the send queue from running dry between messages, so a long run sends at the
  * rate the congestion control allows. The QueuePairCreated trace (as RdmaFlowGenerator's)
@@ -35,6 +39,8 @@ class RdmaBulkSendApplication : public Application
     /// TracedCallback signature for the connection (requester and responder queue pairs).
     typedef void (*QueuePairTracedCallback)(Ptr<RdmaQueuePair> requester,
                                             Ptr<RdmaQueuePair> responder);
+    /// TracedCallback signature for a completed atomic (its Original Remote Data).
+    typedef void (*AtomicTracedCallback)(uint64_t original);
 
     /**
      * \brief Get the type ID.
@@ -67,6 +73,9 @@ class RdmaBulkSendApplication : public Application
     uint64_t m_messages{1};
     uint32_t m_outstanding{1};
     RdmaWorkRequest::Opcode m_opcode{RdmaWorkRequest::WRITE};
+    uint64_t m_atomicAddress{0}; //!< AtomicAddress attribute
+    uint64_t m_atomicOperand{1}; //!< AtomicOperand attribute
+    uint64_t m_atomicSwap{0};    //!< AtomicSwap attribute
 
     Ptr<RdmaQueuePair> m_qp;
     bool m_running{false};
@@ -75,6 +84,7 @@ class RdmaBulkSendApplication : public Application
     uint64_t m_bytesCompleted{0};
 
     TracedCallback<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>> m_qpCreatedTrace;
+    TracedCallback<uint64_t> m_atomicTrace; //!< AtomicCompleted
 };
 
 } // namespace ns3

@@ -35,6 +35,24 @@ RdmaLossRecovery::GetNextSequence(const RdmaRecoveryState& state, uint64_t& seq)
     return true;
 }
 
+void
+RdmaLossRecovery::OnRequestSent(RdmaRecoveryState& state,
+                                uint64_t first,
+                                uint64_t /* end */,
+                                bool retransmission,
+                                Time /* responseSpacing */)
+{
+    OnPacketSent(state, first, retransmission);
+}
+
+uint64_t
+RdmaLossRecovery::GetRequestEnd(const RdmaRecoveryState& /* state */,
+                                uint64_t /* seq */,
+                                uint64_t messageEnd) const
+{
+    return messageEnd;
+}
+
 uint64_t
 RdmaLossRecovery::GetPacketsInFlight(const RdmaRecoveryState& state) const
 {

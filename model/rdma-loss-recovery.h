@@ -61,6 +61,12 @@ struct RdmaAckInfo
     const RdmaSackHeader* sack{nullptr};
     uint64_t triggerSeq{0}; //!< SACK: the data packet whose arrival caused this ACK
     bool duplicate{false};  //!< SACK: that packet had arrived before (D-SACK)
+    /// Requester, READ or atomic with selective repeat: the sequence of the READ Response
+    /// or Atomic Acknowledge that just landed, above cumAck (NO_RESPONSE: none). A
+    /// response is the delivery report of its own PSN, as a SACK bit is for a WRITE packet.
+    uint64_t responseSeq{NO_RESPONSE};
+    /// responseSeq's "none"
+    static constexpr uint64_t NO_RESPONSE = ~uint64_t(0);
 };
 
 /**
@@ -93,6 +99,9 @@ struct RdmaRxPacket
     uint32_t bytes{0};        //!< payload bytes
     uint64_t address{0};      //!< WRITE: RETH virtual address; SEND: offset in the message
     bool ackRequested{false}; //!< BTH AckReq
+    /// PSNs the packet takes: 1, or for a READ Request the PSNs of its responses (the
+    /// unreliable responder places a request as one slot that spans them)
+    uint64_t span{1};
 };
 
 /**
@@ -234,6 +243,38 @@ class RdmaLossRecovery : public Object
      * \param retransmission true if the sequence had been transmitted before
      */
     virtual void OnPacketSent(RdmaRecoveryState& state, uint64_t seq, bool retransmission) = 0;
+
+    /**
+     * A READ or atomic request left the queue pair, asking for the responses of sequences
+     * [first, end). The queue pair has already advanced sndNxt and highestSent past the
+     * whole message. The default treats the request as one packet of sequence first
+     * (go-back-N: its responses are acknowledged in order, a gap makes it go back).
+     * Selective repeat (RdmaSackLossRecovery) takes every response PSN as a packet of its
+     * own, sent responseSpacing after the previous one, so that RACK finds a lost response
+     * as it finds a lost WRITE packet.
+     * \param state the sender's sequence state
+     * \param first the request's PSN's sequence
+     * \param end one past the last response it asks for
+     * \param retransmission true if these sequences had been requested before
+     * \param responseSpacing the time between the response PSNs' nominal send times
+     */
+    virtual void OnRequestSent(RdmaRecoveryState& state,
+                               uint64_t first,
+                               uint64_t end,
+                               bool retransmission,
+                               Time responseSpacing);
+
+    /**
+     * Which responses a READ Request sent now from sequence seq asks for.
+     * The default (go-back-N, IBTA vol. 1 §9.7.5.1): all the rest of the READ.
+     * \param state the sender's sequence state
+     * \param seq the sequence GetNextSequence returned (inside a READ)
+     * \param messageEnd one past the READ's last sequence
+     * \return one past the last response to ask for, in (seq, messageEnd]
+     */
+    virtual uint64_t GetRequestEnd(const RdmaRecoveryState& state,
+                                   uint64_t seq,
+                                   uint64_t messageEnd) const;
 
     /**
      * A positive acknowledgement arrived (possibly without progress, possibly with SACK).

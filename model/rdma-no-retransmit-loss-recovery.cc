@@ -175,8 +175,9 @@ RdmaNoRetransmitLossRecovery::OnPlaceableData(RdmaReceiveState& state,
     slot.opcode = packet.opcode;
     slot.bytes = packet.bytes;
     slot.arrival = Simulator::Now();
+    slot.span = packet.span;
     rx.Place(packet, outOfOrder);
-    m_rxHighest = std::max(m_rxHighest, seq + 1);
+    m_rxHighest = std::max(m_rxHighest, seq + packet.span);
     lastDelivered |= DeliverInOrderRun(state, rx);
     // As the in-order responder: an ACK every AckInterval arrivals, on AckReq and at a
     // message's end; it stays cumulative (no SACK: the requester never retransmits).
@@ -199,6 +200,7 @@ RdmaNoRetransmitLossRecovery::DeliverInOrderRun(RdmaReceiveState& state, RdmaRec
         s.present = false;
         lastDelivered |= RdmaBthHeader::IsLastOrOnly(s.opcode);
         rx.Deliver(state.expected, s.opcode, s.bytes, s.arrival); // advances state.expected
+        state.expected += s.span - 1;                             // a READ Request's other PSNs
     }
     return lastDelivered;
 }

@@ -40,6 +40,15 @@ namespace ns3
  * (the skew the fabric can add is bounded; a hole older than that is a loss). A packet that
  * arrives after its hole was given up is counted late (GetLateArrivals, and as a duplicate
  * at the queue pair), not delivered a second time.
+ *
+ * READ and atomics (UALink's reads and atomics are tagged transactions answered on their
+ * own, with no end-to-end retry): the responder executes a request on arrival; in the
+ * bitmap it is one slot spanning its responses' PSNs (RdmaRxPacket::span), so later packets
+ * are not taken for lost ones. The requester places responses by PSN as they come and
+ * completes a READ when all its bytes landed; a request or response the fabric lost is
+ * never sent again: the work request completes in error (RdmaCompletion::RESPONSE_TIMEOUT,
+ * length = the bytes that landed) RetransmitTimeout after its request, as PCIe's
+ * Completion Timeout ends a split transaction (RdmaQueuePair::GetResponseTimeouts).
  */
 class RdmaNoRetransmitLossRecovery : public RdmaLossRecovery
 {
@@ -79,6 +88,7 @@ class RdmaNoRetransmitLossRecovery : public RdmaLossRecovery
         uint8_t opcode{0};   //!< BTH opcode
         uint32_t bytes{0};   //!< payload bytes
         Time arrival;        //!< arrival time (a hole before it ages from here)
+        uint64_t span{1};    //!< PSNs it takes (a READ Request: its responses')
     };
 
     /// \return true if the in-order run delivered from state.expected held a message's last packet

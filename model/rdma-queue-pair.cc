@@ -30,6 +30,17 @@ namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("RdmaQueuePair");
+
+namespace
+{
+/// \return true for a READ Request or an atomic request (BTH opcode)
+bool
+IsRequestOpcode(uint8_t opcode)
+{
+    return opcode == RC_READ_REQUEST || opcode == RC_COMPARE_SWAP || opcode == RC_FETCH_ADD;
+}
+} // namespace
+
 NS_OBJECT_ENSURE_REGISTERED(RdmaQueuePair);
 
 namespace
@@ -124,9 +135,21 @@ RdmaQueuePair::GetTypeId()
                             MakeTraceSourceAccessor(&RdmaQueuePair::m_txTrace),
                             "ns3::RdmaQueuePair::TxTracedCallback")
             .AddTraceSource("ReadResponseTx",
-                            "The responder sent a READ Response packet (its sequence).",
+                            "The responder sent a READ Response packet (its sequence); "
+                            "Atomic Acknowledges have AtomicAckTx.",
                             MakeTraceSourceAccessor(&RdmaQueuePair::m_readResponseTxTrace),
                             "ns3::RdmaQueuePair::SequenceTracedCallback")
+            .AddTraceSource("AtomicAckTx",
+                            "The responder sent an Atomic Acknowledge (its sequence).",
+                            MakeTraceSourceAccessor(&RdmaQueuePair::m_atomicAckTxTrace),
+                            "ns3::RdmaQueuePair::SequenceTracedCallback")
+            .AddTraceSource("ReadPlacement",
+                            "A READ Response's payload landed in the requester's buffer: "
+                            "sequence, local address (the work request's localAddress plus "
+                            "the response's offset), bytes, and whether an earlier response "
+                            "of the queue pair was still missing.",
+                            MakeTraceSourceAccessor(&RdmaQueuePair::m_readPlacementTrace),
+                            "ns3::RdmaQueuePair::PlacementTracedCallback")
             .AddTraceSource("ReadReRequest",
                             "The requester re-issued a READ Request from this sequence (the "
                             "first missing response).",
@@ -184,6 +207,7 @@ void
 RdmaQueuePair::DoDispose()
 {
     m_timerEvent.Cancel();
+    m_responseTimer.Cancel();
     m_cc = nullptr;
     if (m_lr)
     {
@@ -252,6 +276,13 @@ RdmaQueuePair::Setup(uint32_t qpn,
     m_selective = lr->PlacesOutOfOrder();
     m_restartOnGap = lr->RestartsMessageOnGap();
     m_unreliable = !lr->Retransmits();
+    // Every response PSN of a READ takes the request's send time in the scoreboard (spacing
+    // 0). Timing them a frame apart at the line rate was tried: re-requested responses,
+    // served ahead of the stream, delay the rest of it, and RACK then took the delayed
+    // responses for lost ones (a 2 MB READ at 2 % loss re-requested 619 responses for 46
+    // lost). With one send time RACK finds a missing response only once the responses after
+    // it stop arriving (the end of the stream), and the timeout or probe finds the rest.
+    m_responseSpacing = Time(0);
     if (m_selective)
     {
         const uint32_t window = lr->GetReorderWindow();
@@ -296,12 +327,25 @@ RdmaQueuePair::PostSend(const RdmaWorkRequest& wr)
     NS_ABORT_MSG_IF(wr.length > 0x80000000ULL,
                     "work request length " << wr.length
                                            << " exceeds the IBTA maximum message size 2^31");
+    if (RdmaWorkRequest::HasResponse(wr.opcode))
+    {
+        m_postedRequest = true;
+    }
+    else
+    {
+        m_postedData = true;
+    }
+    NS_ABORT_MSG_IF(m_selective && !m_unreliable && m_postedRequest && m_postedData,
+                    "queue pair " << m_qpn << " mixes READ or atomics with WRITE or SEND under "
+                                  << "selective repeat (" << m_lr->GetName()
+                                  << "); valid: READ and atomics only, or WRITE and SEND only, "
+                                  << "on one selective-repeat queue pair (use two queue pairs)");
     if (wr.opcode == RdmaWorkRequest::READ)
     {
-        NS_ABORT_MSG_IF(m_unreliable || m_selective || m_restartOnGap,
-                        "RDMA READ on queue pair " << m_qpn << " needs go-back-N loss recovery "
-                                                   << "(ns3::RdmaGoBackNLossRecovery); it uses "
-                                                   << m_lr->GetName());
+        NS_ABORT_MSG_IF(m_restartOnGap,
+                        "RDMA READ on queue pair "
+                            << m_qpn << " needs go-back-N, selective repeat or the unreliable "
+                            << "mode; it uses " << m_lr->GetName());
         NS_ABORT_MSG_IF(wr.length > m_peerMaxReadSize,
                         "RDMA READ of " << wr.length << " bytes on queue pair " << m_qpn
                                         << " exceeds the responder's MaxReadSize "
@@ -563,7 +607,7 @@ RdmaQueuePair::GetNextPacket(uint16_t sourcePort)
     const bool any = m_lr->GetNextSequence(m_rs, seq);
     NS_ASSERT_MSG(any, "GetNextPacket without a packet to send");
     NS_ASSERT(seq < m_rs.seqEnd && seq >= m_rs.sndUna);
-    const TxMessage& m = m_txMessages[FindMessage(seq)];
+    TxMessage& m = m_txMessages[FindMessage(seq)];
     const uint64_t index = seq - m.firstSeq;
     if (m.wr.opcode == RdmaWorkRequest::READ)
     {
@@ -692,12 +736,15 @@ RdmaQueuePair::GetNextPacket(uint16_t sourcePort)
 }
 
 Ptr<Packet>
-RdmaQueuePair::GetReadRequest(const TxMessage& m, uint64_t seq, uint16_t sourcePort)
+RdmaQueuePair::GetReadRequest(TxMessage& m, uint64_t seq, uint16_t sourcePort)
 {
     // IBTA vol. 1 §9.4.3: BTH, RETH (VA, R_Key, DMA length of what is still to be read),
     // ICRC; no payload. A re-request from a missing response's PSN asks for the rest of
-    // the message from the matching byte on (§9.7.5.1: VA and length adjusted).
+    // the message from the matching byte on (§9.7.5.1: VA and length adjusted), or, with
+    // selective repeat, for the lost run of responses only (IRN).
     const uint64_t offset = std::min<uint64_t>(m.wr.length, (seq - m.firstSeq) * m_params.mtu);
+    const uint64_t end = m_lr->GetRequestEnd(m_rs, seq, m.firstSeq + m.numPackets);
+    const uint64_t endOffset = std::min<uint64_t>(m.wr.length, (end - m.firstSeq) * m_params.mtu);
     Ptr<Packet> p = Create<Packet>(RdmaIcrcTrailer::SIZE);
     RdmaBthHeader& bth = m_txBth;
     bth.SetOpcode(RC_READ_REQUEST);
@@ -712,7 +759,7 @@ RdmaQueuePair::GetReadRequest(const TxMessage& m, uint64_t seq, uint16_t sourceP
     RdmaRethHeader reth;
     reth.SetVirtualAddress(m.wr.remoteAddress + offset);
     reth.SetRKey(m.wr.rkey);
-    reth.SetDmaLength(static_cast<uint32_t>(m.wr.length - offset));
+    reth.SetDmaLength(static_cast<uint32_t>(endOffset - offset));
     RdmaHeaderStack& stack = m_txStack;
     stack.BeginRoce();
     stack.Append(bth);
@@ -733,8 +780,8 @@ RdmaQueuePair::GetReadRequest(const TxMessage& m, uint64_t seq, uint16_t sourceP
         ++m_readReRequests;
         m_readReRequestTrace(seq);
     }
-    RequestSent(m, seq, retransmission, p);
-    NS_LOG_LOGIC("qp " << m_qpn << " tx seq " << seq << " READ request of " << m.wr.length - offset
+    RequestSent(m, seq, end, retransmission, p);
+    NS_LOG_LOGIC("qp " << m_qpn << " tx seq " << seq << " READ request of " << endOffset - offset
                        << " bytes" << (retransmission ? " (again)" : ""));
     return p;
 }
@@ -870,6 +917,26 @@ RdmaQueuePair::ReceiveReadResponse(Ptr<Packet> payload, const RdmaBthHeader& bth
 {
     const uint8_t opcode = bth.GetOpcode();
     const uint64_t seq = PsnToSeq(bth.GetPsn(), m_rs.sndUna);
+    if (SelectiveRequests())
+    {
+        // Placed by its PSN's offset into the local buffer, whatever its order (IRN).
+        TxMessage* m = AcceptSelectiveResponse(seq, false);
+        if (!m)
+        {
+            return;
+        }
+        const uint32_t bytes = payload->GetSize() - RdmaIcrcTrailer::SIZE - bth.GetPadCount() -
+                               (RdmaBthHeader::HasAeth(opcode) ? RdmaAethHeader::SIZE : 0u);
+        ++m_readResponsesReceived;
+        m_bytesRead += bytes;
+        m->bytesLanded += bytes;
+        m_readPlacementTrace(seq,
+                             m->wr.localAddress + (seq - m->firstSeq) * m_params.mtu,
+                             bytes,
+                             seq != FirstMissingReadResponse());
+        SelectiveResponseLanded(seq);
+        return;
+    }
     const uint64_t expected = m_readsQueued == 0 ? UINT64_MAX : FirstMissingReadResponse();
     if (seq < expected || seq >= m_rs.highestSent)
     {
@@ -888,6 +955,13 @@ RdmaQueuePair::ReceiveReadResponse(Ptr<Packet> payload, const RdmaBthHeader& bth
                            (RdmaBthHeader::HasAeth(opcode) ? RdmaAethHeader::SIZE : 0u);
     ++m_readResponsesReceived;
     m_bytesRead += bytes;
+    {
+        const TxMessage& m = m_txMessages[FindMessage(seq)];
+        m_readPlacementTrace(seq,
+                             m.wr.localAddress + (seq - m.firstSeq) * m_params.mtu,
+                             bytes,
+                             false);
+    }
     RdmaAckInfo info;
     info.previousUna = m_rs.sndUna;
     info.cumAck = seq + 1;
@@ -909,13 +983,53 @@ RdmaQueuePair::ReceiveReadRequest(Ptr<Packet> payload, const RdmaBthHeader& bth,
                     "RDMA READ of " << length << " bytes (PSN " << bth.GetPsn()
                                     << ") exceeds ns3::RdmaQueuePair::MaxReadSize " << m_maxReadSize
                                     << " of queue pair " << m_qpn);
+    const uint64_t packets = length == 0 ? 1 : (length + m_params.mtu - 1) / m_params.mtu;
+    ReadResponse r{seq, seq + packets, seq, length, reth.GetVirtualAddress(), m_msn};
+    if (SelectiveRequests())
+    {
+        // Selective repeat (IRN): a READ Request is executed on arrival, whatever its order,
+        // and again for a re-request of a lost run (READ is idempotent). Unreliable mode:
+        // nothing comes twice; the request takes its PSNs in the responder's sequence.
+        if (RequestSeen(seq))
+        {
+            if (m_unreliable)
+            {
+                ++m_duplicates; // after its hole was given up: not executed
+                return;
+            }
+            ++m_duplicateReadRequests;
+            r.again = true;
+            QueueReRequest(r);
+            m_txReady();
+            return;
+        }
+        else
+        {
+            NS_ABORT_MSG_IF(std::count_if(m_readResponses.begin(),
+                                          m_readResponses.end(),
+                                          [](const ReadResponse& q) { return !q.again; }) >=
+                                m_responderResources,
+                            "queue pair " << m_qpn << " received an RDMA READ beyond its "
+                                          << "ResponderResources " << m_responderResources
+                                          << " (IBTA: the requester's ORD exceeds this IRD)");
+            if (m_unreliable && m_selective &&
+                !PlaceRequestUnreliable(seq, packets, bth.GetOpcode()))
+            {
+                return;
+            }
+            RecordRequest(seq, seq + packets);
+            m_msn = (m_msn + 1) & PSN_MASK;
+            r.msn = m_msn;
+        }
+        m_readResponses.push_back(r);
+        m_txReady();
+        return;
+    }
     if (seq > m_rxs.expected &&
         m_lr->OnOutOfOrderData(m_rxs, *this, seq) == RdmaLossRecovery::RX_DISCARD)
     {
         return; // a gap before it: NAKed like any request
     }
-    const uint64_t packets = length == 0 ? 1 : (length + m_params.mtu - 1) / m_params.mtu;
-    ReadResponse r{seq, seq + packets, seq, length, reth.GetVirtualAddress(), m_msn};
     if (seq < m_rxs.expected)
     {
         // A re-request (IBTA vol. 1 §9.5: executed again for those PSNs). Responses queued
@@ -1116,6 +1230,20 @@ void
 RdmaQueuePair::CompleteSent(uint64_t end)
 {
     uint64_t newlyAcked = 0;
+    if (m_readsQueued != 0)
+    {
+        // A READ or atomic before end completes when its responses land, not on send.
+        m_sentEnd = std::max(m_sentEnd, end);
+        const uint64_t before = m_rs.sndUna;
+        AdvanceSelective();
+        if (m_rs.sndUna > before)
+        {
+            UpdateInFlight();
+            PublishCcState();
+            m_txReady();
+        }
+        return;
+    }
     if (AdvanceUna(end, newlyAcked))
     {
         UpdateInFlight();
@@ -1168,6 +1296,11 @@ RdmaQueuePair::AdvanceUna(uint64_t newUna, uint64_t& newlyAcked)
         c.postTime = m.postTime;
         c.completionTime = Simulator::Now();
         c.atomicOriginal = m.atomicOriginal;
+        if (m.timedOut)
+        {
+            c.status = RdmaCompletion::RESPONSE_TIMEOUT;
+            c.length = m.bytesLanded;
+        }
         m_txMessages.pop_front();
         m_cursor = 0;
         m_sendCompleteTrace(c);
@@ -1220,7 +1353,7 @@ RdmaQueuePair::ReceiveAck(const RdmaBthHeader& bth, const RdmaAethHeader& aeth, 
     {
         // Acknowledges every sequence up to and including the BTH PSN: unwrap the PSN
         // after it, the first one not acknowledged.
-        const uint64_t cum = PsnToSeq((bth.GetPsn() + 1) & PSN_MASK, m_rs.sndUna);
+        uint64_t cum = PsnToSeq((bth.GetPsn() + 1) & PSN_MASK, m_rs.sndUna);
         if (cum > m_rs.highestSent)
         {
             NS_LOG_WARN("qp " << m_qpn << " ignores an ACK for unsent seq " << cum - 1);
@@ -1228,9 +1361,18 @@ RdmaQueuePair::ReceiveAck(const RdmaBthHeader& bth, const RdmaAethHeader& aeth, 
         }
         if (m_readsQueued != 0 && cum > FirstMissingReadResponse())
         {
-            // Acknowledges a READ whose response has not arrived: an implied NAK.
-            ReadResponseMissing(FirstMissingReadResponse());
-            return;
+            if (SelectiveRequests())
+            {
+                // The responder executed a READ or atomic whose response has not landed:
+                // the responses complete it, not this ACK. Acknowledge what precedes it.
+                cum = FirstMissingReadResponse();
+            }
+            else
+            {
+                // Acknowledges a READ whose response has not arrived: an implied NAK.
+                ReadResponseMissing(FirstMissingReadResponse());
+                return;
+            }
         }
         fb.ackedSeq = cum - 1;
         if (info.sack)
@@ -1678,6 +1820,11 @@ RdmaQueuePair::CountWindowDrop(uint64_t seq)
 void
 RdmaQueuePair::Place(const RdmaRxPacket& packet, bool outOfOrder)
 {
+    if (IsRequestOpcode(packet.opcode))
+    {
+        m_requestPlaced = true; // a READ or atomic request: executed by the caller
+        return;
+    }
     m_bytesPlaced += packet.bytes;
     if (outOfOrder)
     {
@@ -1689,6 +1836,11 @@ RdmaQueuePair::Place(const RdmaRxPacket& packet, bool outOfOrder)
 void
 RdmaQueuePair::Deliver(uint64_t seq, uint8_t opcode, uint32_t bytes, Time arrival)
 {
+    if (IsRequestOpcode(opcode))
+    {
+        m_rxs.expected = seq + 1; // its other PSNs: the loss recovery skips its span
+        return;
+    }
     DeliverInOrder(seq, opcode, bytes, arrival);
 }
 
@@ -1913,8 +2065,9 @@ RdmaQueuePair::GetQueuedReadResponses() const
 }
 
 void
-RdmaQueuePair::RequestSent(const TxMessage& m,
+RdmaQueuePair::RequestSent(TxMessage& m,
                            uint64_t seq,
+                           uint64_t end,
                            bool retransmission,
                            Ptr<const Packet> p)
 {
@@ -1926,13 +2079,20 @@ RdmaQueuePair::RequestSent(const TxMessage& m,
     else
     {
         ++m_readsOutstanding;
+        m.requested = Simulator::Now();
+        m.lastLanded = m.requested;
+        if (m_unreliable && !m_responseTimer.IsRunning())
+        {
+            m_responseTimer =
+                Simulator::Schedule(m_rs.baseRto, &RdmaQueuePair::ResponseTimerExpired, this);
+        }
     }
     // The request takes every PSN of its responses (§9.4.3): the next request follows them.
-    const uint64_t end = m.firstSeq + m.numPackets;
-    m_rs.sndNxt = std::max(m_rs.sndNxt, end);
-    m_rs.highestSent = std::max(m_rs.highestSent, end);
+    const uint64_t messageEnd = m.firstSeq + m.numPackets;
+    m_rs.sndNxt = std::max(m_rs.sndNxt, messageEnd);
+    m_rs.highestSent = std::max(m_rs.highestSent, messageEnd);
     RecordSendTime(seq, retransmission);
-    m_lr->OnPacketSent(m_rs, seq, retransmission);
+    m_lr->OnRequestSent(m_rs, seq, end, retransmission, m_responseSpacing);
     ChargePacer(p, 0);
     UpdateInFlight();
     SyncTimer();
@@ -1984,14 +2144,14 @@ RdmaQueuePair::CheckAtomicRequest(const RdmaWorkRequest& wr) const
                               << std::hex << wr.remoteAddress << std::dec
                               << " is not 8-byte aligned; valid: a multiple of 8 (IBTA "
                               << "vol. 1 §9.4.5)");
-    NS_ABORT_MSG_IF(m_unreliable || m_selective || m_restartOnGap,
+    NS_ABORT_MSG_IF(m_restartOnGap,
                     "atomic " << name << " on queue pair " << m_qpn
-                              << " needs go-back-N loss recovery "
-                              << "(ns3::RdmaGoBackNLossRecovery); it uses " << m_lr->GetName());
+                              << " needs go-back-N, selective repeat or the unreliable mode; "
+                              << "it uses " << m_lr->GetName());
 }
 
 Ptr<Packet>
-RdmaQueuePair::GetAtomicRequest(const TxMessage& m, uint64_t seq, uint16_t sourcePort)
+RdmaQueuePair::GetAtomicRequest(TxMessage& m, uint64_t seq, uint16_t sourcePort)
 {
     // IBTA vol. 1 §9.4.5: BTH, AtomicETH (VA, R_Key, Swap/Add, Compare), ICRC; one PSN.
     // A re-send after a loss carries the same PSN and operands: the responder answers it
@@ -2032,7 +2192,7 @@ RdmaQueuePair::GetAtomicRequest(const TxMessage& m, uint64_t seq, uint16_t sourc
     {
         ++m_atomicResends;
     }
-    RequestSent(m, seq, retransmission, p);
+    RequestSent(m, seq, seq + 1, retransmission, p);
     NS_LOG_LOGIC("qp " << m_qpn << " tx seq " << seq << " "
                        << RdmaBthHeader::OpcodeName(bth.GetOpcode())
                        << (retransmission ? " (again)" : ""));
@@ -2043,6 +2203,22 @@ void
 RdmaQueuePair::ReceiveAtomicAck(Ptr<Packet> payload, const RdmaBthHeader& bth)
 {
     const uint64_t seq = PsnToSeq(bth.GetPsn(), m_rs.sndUna);
+    if (SelectiveRequests())
+    {
+        TxMessage* m = AcceptSelectiveResponse(seq, true);
+        if (!m)
+        {
+            return;
+        }
+        RdmaAethHeader aeth;
+        payload->RemoveHeader(aeth);
+        RdmaAtomicAckEthHeader ack;
+        payload->PeekHeader(ack);
+        m->atomicOriginal = ack.GetOriginalRemoteData();
+        ++m_atomicAcksReceived;
+        SelectiveResponseLanded(seq);
+        return;
+    }
     const uint64_t expected = m_readsQueued == 0 ? UINT64_MAX : FirstMissingReadResponse();
     if (seq < expected || seq >= m_rs.highestSent)
     {
@@ -2086,12 +2262,18 @@ RdmaQueuePair::ReceiveAtomicRequest(Ptr<Packet> payload, const RdmaBthHeader& bt
 {
     RdmaAtomicEthHeader atomic;
     payload->PeekHeader(atomic);
-    if (seq > m_rxs.expected &&
+    const bool selective = SelectiveRequests();
+    if (!selective && seq > m_rxs.expected &&
         m_lr->OnOutOfOrderData(m_rxs, *this, seq) == RdmaLossRecovery::RX_DISCARD)
     {
         return; // a gap before it: NAKed like any request
     }
-    if (seq < m_rxs.expected)
+    if (selective && m_unreliable && RequestSeen(seq))
+    {
+        ++m_duplicates; // after its hole was given up: not executed
+        return;
+    }
+    if (selective ? RequestSeen(seq) : seq < m_rxs.expected)
     {
         // A duplicate: the requester lost the request's acknowledgement (or a response
         // before it) and went back. Answer from the replay cache; never execute it again
@@ -2101,15 +2283,24 @@ RdmaQueuePair::ReceiveAtomicRequest(Ptr<Packet> payload, const RdmaBthHeader& bt
             if (done.seq == seq)
             {
                 ++m_atomicReplays;
-                SupersedeResponsesFrom(seq);
-                m_readResponses.push_back(ReadResponse{seq,
-                                                       seq + 1,
-                                                       seq,
-                                                       8,
-                                                       atomic.GetVirtualAddress(),
-                                                       done.msn,
-                                                       true,
-                                                       done.original});
+                const ReadResponse replay{seq,
+                                          seq + 1,
+                                          seq,
+                                          8,
+                                          atomic.GetVirtualAddress(),
+                                          done.msn,
+                                          true,
+                                          done.original,
+                                          true};
+                if (selective)
+                {
+                    QueueReRequest(replay);
+                }
+                else
+                {
+                    SupersedeResponsesFrom(seq);
+                    m_readResponses.push_back(replay);
+                }
                 m_txReady();
                 return;
             }
@@ -2124,22 +2315,37 @@ RdmaQueuePair::ReceiveAtomicRequest(Ptr<Packet> payload, const RdmaBthHeader& bt
                     "queue pair " << m_qpn << " received an atomic (PSN " << bth.GetPsn()
                                   << ") at VA 0x" << std::hex << va << std::dec
                                   << ", not 8-byte aligned; valid: a multiple of 8");
-    NS_ABORT_MSG_IF(m_readResponses.size() >= m_responderResources,
+    NS_ABORT_MSG_IF(std::count_if(m_readResponses.begin(),
+                                  m_readResponses.end(),
+                                  [](const ReadResponse& q) { return !q.again; }) >=
+                        m_responderResources,
                     "queue pair " << m_qpn << " received an atomic beyond its "
                                   << "ResponderResources " << m_responderResources
                                   << " (IBTA: the requester's ORD exceeds this IRD)");
     NS_ABORT_MSG_IF(!m_memory,
                     "queue pair " << m_qpn
                                   << " received an atomic but has no RdmaMemory (SetMemory)");
+    if (selective && m_unreliable && m_selective &&
+        !PlaceRequestUnreliable(seq, 1, bth.GetOpcode()))
+    {
+        return; // after its hole was given up: not executed
+    }
     const uint64_t original =
         bth.GetOpcode() == RC_FETCH_ADD
             ? m_memory->FetchAdd(va, atomic.GetSwapAddData())
             : m_memory->CompareSwap(va, atomic.GetCompareData(), atomic.GetSwapAddData());
     ++m_atomicsExecuted;
-    m_rxs.expected = seq + 1;
-    m_rxs.messageStart = m_rxs.expected;
-    m_rxs.nakOutstanding = false;
-    m_rxs.dupAckSent = false;
+    if (selective)
+    {
+        RecordRequest(seq, seq + 1);
+    }
+    else
+    {
+        m_rxs.expected = seq + 1;
+        m_rxs.messageStart = m_rxs.expected;
+        m_rxs.nakOutstanding = false;
+        m_rxs.dupAckSent = false;
+    }
     m_msn = (m_msn + 1) & PSN_MASK;
     // Keep the result for duplicates: the last ResponderResources atomics (the requester
     // has at most InitiatorDepth <= ResponderResources outstanding).
@@ -2198,10 +2404,214 @@ RdmaQueuePair::GetAtomicAck(uint16_t sourcePort)
     }
     ChargePacer(p, 0);
     PublishCcState();
-    m_readResponseTxTrace(r.startSeq);
+    m_atomicAckTxTrace(r.startSeq);
     NS_LOG_LOGIC("qp " << m_qpn << " tx seq " << r.startSeq << " RC_ATOMIC_ACKNOWLEDGE original "
                        << r.original);
     return p;
+}
+
+void
+RdmaQueuePair::QueueReRequest(const ReadResponse& r)
+{
+    // The responses a re-request asks for were lost: they are the oldest the requester
+    // misses, so they go ahead of the READs still streaming (after the one being sent and
+    // the re-requests before them), or they would wait behind a long READ and its timer
+    // would expire.
+    auto at = m_readResponses.begin();
+    if (at != m_readResponses.end() && at->nextSeq > at->startSeq)
+    {
+        ++at;
+    }
+    while (at != m_readResponses.end() && at->again)
+    {
+        ++at;
+    }
+    m_readResponses.insert(at, r);
+}
+
+bool
+RdmaQueuePair::SelectiveRequests() const
+{
+    return m_selective || m_unreliable;
+}
+
+RdmaQueuePair::TxMessage*
+RdmaQueuePair::AcceptSelectiveResponse(uint64_t seq, bool atomic)
+{
+    if (m_readsQueued == 0 || seq < m_rs.sndUna || seq >= m_rs.highestSent ||
+        m_responsesLanded.count(seq) != 0)
+    {
+        ++m_readResponseDiscards; // a duplicate, late, or of no request outstanding
+        return nullptr;
+    }
+    TxMessage& m = m_txMessages[FindMessage(seq)];
+    if (!RdmaWorkRequest::HasResponse(m.wr.opcode) ||
+        RdmaWorkRequest::IsAtomic(m.wr.opcode) != atomic)
+    {
+        NS_LOG_WARN("qp " << m_qpn << " ignores a response of the wrong kind at " << seq);
+        ++m_readResponseDiscards;
+        return nullptr;
+    }
+    m_responsesLanded.insert(seq);
+    m.lastLanded = Simulator::Now();
+    return &m;
+}
+
+void
+RdmaQueuePair::SelectiveResponseLanded(uint64_t seq)
+{
+    RdmaAckInfo info;
+    info.previousUna = m_rs.sndUna;
+    const uint64_t lostBefore = m_rs.lossesDetected;
+    AdvanceSelective();
+    if (!m_unreliable)
+    {
+        // Selective repeat: the response is its PSN's delivery report (IRN).
+        info.cumAck = m_rs.sndUna;
+        info.responseSeq = seq;
+        m_lr->OnAck(m_rs, info);
+        if (m_rs.lossesDetected > lostBefore)
+        {
+            ReportLoss(RdmaLossEvent::RACK, m_rs.sndUna);
+        }
+    }
+    UpdateInFlight();
+    SyncTimer();
+    m_txReady();
+}
+
+void
+RdmaQueuePair::AdvanceSelective()
+{
+    uint64_t una = m_rs.sndUna;
+    for (const TxMessage& m : m_txMessages)
+    {
+        const uint64_t end = m.firstSeq + m.numPackets;
+        if (RdmaWorkRequest::HasResponse(m.wr.opcode))
+        {
+            while (una < end && !m_responsesLanded.empty() && *m_responsesLanded.begin() == una)
+            {
+                m_responsesLanded.erase(m_responsesLanded.begin());
+                ++una;
+            }
+            if (una < end)
+            {
+                break;
+            }
+        }
+        else if (m_unreliable && m_sentEnd >= end)
+        {
+            una = end; // unreliable: complete once sent whole
+        }
+        else
+        {
+            break;
+        }
+    }
+    uint64_t newlyAcked = 0;
+    AdvanceUna(una, newlyAcked);
+}
+
+void
+RdmaQueuePair::ResponseTimerExpired()
+{
+    // The requester of a transport without end-to-end retransmission cannot wait forever
+    // for a response the fabric lost: as PCIe's Completion Timeout (PCI Express Base
+    // Specification 6.0, §2.8), whose split-transaction model UALink's read and atomic
+    // requests share, a request whose responses stopped coming (none for RetransmitTimeout
+    // since the request or its last response) completes in error.
+    const Time now = Simulator::Now();
+    while (!m_txMessages.empty())
+    {
+        TxMessage& m = m_txMessages.front();
+        if (!RdmaWorkRequest::HasResponse(m.wr.opcode) || m.requested == Time::Max())
+        {
+            break;
+        }
+        const Time deadline = m.lastLanded + m_rs.baseRto;
+        if (deadline > now)
+        {
+            m_responseTimer =
+                Simulator::Schedule(deadline - now, &RdmaQueuePair::ResponseTimerExpired, this);
+            return;
+        }
+        NS_LOG_LOGIC("qp " << m_qpn << " gives up the "
+                           << (m.wr.opcode == RdmaWorkRequest::READ ? "READ" : "atomic") << " at "
+                           << m.firstSeq << ": " << m.bytesLanded << " of " << m.wr.length
+                           << " bytes landed");
+        m.timedOut = true;
+        ++m_responseTimeouts;
+        for (uint64_t seq = std::max(m.firstSeq, m_rs.sndUna); seq < m.firstSeq + m.numPackets;
+             ++seq)
+        {
+            m_responsesLanded.insert(seq); // given up: nothing more will land
+        }
+        AdvanceSelective();
+    }
+    // The next request sent arms the timer again.
+    UpdateInFlight();
+    PublishCcState();
+    m_txReady();
+}
+
+bool
+RdmaQueuePair::RequestSeen(uint64_t seq) const
+{
+    if (seq < m_rxs.expected)
+    {
+        return true;
+    }
+    auto it = m_rxRequests.upper_bound(seq);
+    if (it == m_rxRequests.begin())
+    {
+        return false;
+    }
+    --it;
+    return seq < it->second;
+}
+
+void
+RdmaQueuePair::RecordRequest(uint64_t seq, uint64_t end)
+{
+    if (m_unreliable && m_selective)
+    {
+        return; // the loss recovery's reorder bitmap keeps the sequence
+    }
+    if (m_unreliable)
+    {
+        // In-order unreliable responder: a gap before it is given up (counted lost).
+        if (seq > m_rxs.expected)
+        {
+            CountLost(seq - m_rxs.expected);
+        }
+        m_rxs.expected = std::max(m_rxs.expected, end);
+        return;
+    }
+    m_rxRequests[seq] = end;
+    while (!m_rxRequests.empty() && m_rxRequests.begin()->first <= m_rxs.expected)
+    {
+        m_rxs.expected = std::max(m_rxs.expected, m_rxRequests.begin()->second);
+        m_rxRequests.erase(m_rxRequests.begin());
+    }
+}
+
+bool
+RdmaQueuePair::PlaceRequestUnreliable(uint64_t seq, uint64_t span, uint8_t opcode)
+{
+    RdmaRxPacket packet;
+    packet.seq = seq;
+    packet.opcode = opcode;
+    packet.bytes = 0;
+    packet.span = span;
+    m_requestPlaced = false;
+    m_lr->OnPlaceableData(m_rxs, *this, packet);
+    return m_requestPlaced;
+}
+
+uint64_t
+RdmaQueuePair::GetResponseTimeouts() const
+{
+    return m_responseTimeouts;
 }
 
 uint64_t

@@ -26,6 +26,8 @@
 #include "ns3/traced-value.h"
 
 #include <deque>
+#include <map>
+#include <set>
 #include <vector>
 
 namespace ns3
@@ -314,6 +316,8 @@ class RdmaQueuePair : public RdmaTransportEndpoint, private RdmaReceiverOps
     uint64_t GetDuplicateReadRequests() const;
     /// \return READs queued at the responder (at most ResponderResources)
     uint32_t GetQueuedReadResponses() const;
+    /// \return READs and atomics given up (unreliable mode: RESPONSE_TIMEOUT completions)
+    uint64_t GetResponseTimeouts() const;
 
     /**
      * The memory the responder executes atomics against: its node's (RdmaNic sets it when
@@ -363,7 +367,11 @@ class RdmaQueuePair : public RdmaTransportEndpoint, private RdmaReceiverOps
         uint64_t numPackets; //!< packets it takes
         uint32_t sendMsn;    //!< SEND: its SEND message sequence number
         Time postTime;
-        uint64_t atomicOriginal{0}; //!< atomics: the Original Remote Data received
+        uint64_t atomicOriginal{0};  //!< atomics: the Original Remote Data received
+        uint64_t bytesLanded{0};     //!< READ, selective modes: response bytes landed
+        Time requested{Time::Max()}; //!< READ, atomics: when first requested
+        Time lastLanded;             //!< READ, atomics: request or latest response landed
+        bool timedOut{false};        //!< unreliable mode: given up (RESPONSE_TIMEOUT)
     };
 
     /// A READ being answered (responder): PSNs [startSeq, endSeq) carry length bytes read
@@ -378,6 +386,7 @@ class RdmaQueuePair : public RdmaTransportEndpoint, private RdmaReceiverOps
         uint32_t msn;            //!< MSN its AETHs carry: the responder's after this READ
         bool atomic{false};      //!< an Atomic Acknowledge (one PSN), not READ data
         uint64_t original{0};    //!< atomic: the Original Remote Data it carries
+        bool again{false};       //!< selective repeat: a re-request (takes no IRD slot)
     };
 
     /// A responder's executed atomic, kept to answer its duplicates (replay cache).
@@ -419,21 +428,60 @@ class RdmaQueuePair : public RdmaTransportEndpoint, private RdmaReceiverOps
      * \param sourcePort the UDP source port
      * \return the packet
      */
-    Ptr<Packet> GetReadRequest(const TxMessage& m, uint64_t seq, uint16_t sourcePort);
+    Ptr<Packet> GetReadRequest(TxMessage& m, uint64_t seq, uint16_t sourcePort);
     /// Requester: abort unless the atomic work request wr is valid (length 8, aligned VA,
     /// go-back-N), naming the bad value.
     void CheckAtomicRequest(const RdmaWorkRequest& wr) const;
     /// Requester: build the atomic request (BTH + AtomicETH) of message m, PSN seq.
-    Ptr<Packet> GetAtomicRequest(const TxMessage& m, uint64_t seq, uint16_t sourcePort);
+    Ptr<Packet> GetAtomicRequest(TxMessage& m, uint64_t seq, uint16_t sourcePort);
     /**
      * Requester: account a READ or atomic request just built (it takes its responses'
      * PSNs; a first send takes an InitiatorDepth slot) and charge it to the pacer.
      * \param m its work request
      * \param seq its PSN's sequence
+     * \param end one past the last response it asks for
      * \param retransmission sent before
      * \param p the packet
      */
-    void RequestSent(const TxMessage& m, uint64_t seq, bool retransmission, Ptr<const Packet> p);
+    void RequestSent(TxMessage& m,
+                     uint64_t seq,
+                     uint64_t end,
+                     bool retransmission,
+                     Ptr<const Packet> p);
+    /**
+     * Requester, selective repeat or unreliable mode: may a READ Response or Atomic
+     * Acknowledge at seq land? (Not a duplicate, of an outstanding request of that kind.)
+     * Counts a discard if not.
+     * \param seq its sequence
+     * \param atomic true for an Atomic Acknowledge
+     * \return the message it belongs to, or nullptr
+     */
+    TxMessage* AcceptSelectiveResponse(uint64_t seq, bool atomic);
+    /// Requester, selective repeat or unreliable mode: the response at seq landed; advance
+    /// sndUna over what is complete and tell the loss recovery (selective repeat).
+    void SelectiveResponseLanded(uint64_t seq);
+    /// Responder, selective repeat: queue a re-request's responses (or an atomic's replay)
+    /// ahead of the READs still streaming.
+    void QueueReRequest(const ReadResponse& r);
+    /// Requester, selective repeat or unreliable mode: advance sndUna over every response
+    /// landed in order (and, unreliable, over the WRITE and SEND messages sent whole).
+    void AdvanceSelective();
+    /// Requester, unreliable mode: give up the READs and atomics whose responses have not
+    /// all come within RetransmitTimeout of their request (RESPONSE_TIMEOUT).
+    void ResponseTimerExpired();
+    /// Responder, selective repeat or unreliable: was the request at seq executed before?
+    bool RequestSeen(uint64_t seq) const;
+    /// Responder, selective repeat: the request [seq, end) was executed: remember it.
+    void RecordRequest(uint64_t seq, uint64_t end);
+    /**
+     * Responder, unreliable mode with a reorder bitmap: hand a request's PSNs to the loss
+     * recovery as one slot (RdmaRxPacket::span).
+     * \return false if it came after its hole was given up (not executed)
+     */
+    bool PlaceRequestUnreliable(uint64_t seq, uint64_t span, uint8_t opcode);
+    /// \return true if the responder executes requests by the selective rules (selective
+    /// repeat or unreliable mode): on arrival, whatever their order
+    bool SelectiveRequests() const;
     /// Requester: an Atomic Acknowledge arrived (payload: AETH, AtomicAckETH, ICRC).
     void ReceiveAtomicAck(Ptr<Packet> payload, const RdmaBthHeader& bth);
     /// Responder: an atomic request arrived (seq: its unwrapped PSN).
@@ -611,6 +659,16 @@ class RdmaQueuePair : public RdmaTransportEndpoint, private RdmaReceiverOps
     uint64_t m_bytesRead{0};
     uint64_t m_readResponsesSent{0};
     uint64_t m_duplicateReadRequests{0};
+    uint64_t m_responseTimeouts{0};
+    // READ and atomics with selective repeat and in the unreliable mode
+    std::set<uint64_t> m_responsesLanded;      //!< requester: landed above sndUna
+    uint64_t m_sentEnd{0};                     //!< requester, unreliable: messages sent whole
+    Time m_responseSpacing;                    //!< a full READ Response's frame time
+    EventId m_responseTimer;                   //!< requester, unreliable: ResponseTimerExpired
+    std::map<uint64_t, uint64_t> m_rxRequests; //!< responder: executed [start, end) >= expected
+    bool m_requestPlaced{false};               //!< responder: PlaceRequestUnreliable's answer
+    bool m_postedData{false};                  //!< a WRITE or SEND was posted
+    bool m_postedRequest{false};               //!< a READ or atomic was posted
 
     // Atomics
     Ptr<RdmaMemory> m_memory;                 //!< the node's memory (responder)
@@ -640,7 +698,9 @@ class RdmaQueuePair : public RdmaTransportEndpoint, private RdmaReceiverOps
 
     TracedCallback<uint64_t, bool> m_txTrace;
     TracedCallback<uint64_t> m_readResponseTxTrace; //!< responder: a READ response left
-    TracedCallback<uint64_t> m_readReRequestTrace;  //!< requester: a READ re-requested
+    TracedCallback<uint64_t> m_atomicAckTxTrace;    //!< responder: an Atomic Acknowledge left
+    TracedCallback<uint64_t, uint64_t, uint32_t, bool> m_readPlacementTrace; //!< requester
+    TracedCallback<uint64_t> m_readReRequestTrace; //!< requester: a READ re-requested
     TracedCallback<uint64_t> m_timeoutTrace;
     TracedCallback<uint64_t> m_nakTrace;
     TracedCallback<uint64_t> m_oooDiscardTrace;

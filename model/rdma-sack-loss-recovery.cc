@@ -171,6 +171,40 @@ RdmaSackLossRecovery::Link(uint64_t seq)
 }
 
 void
+RdmaSackLossRecovery::LinkSorted(uint64_t seq)
+{
+    Segment& s = At(seq);
+    NS_ASSERT(!s.linked);
+    // Walk back from the tail past the entries timed after this one.
+    uint64_t after = NONE; // the entry that will follow seq
+    uint64_t before = m_tail;
+    while (before != NONE && SentAfter(At(before).xmitTs, before, s.xmitTs, seq))
+    {
+        after = before;
+        before = At(before).prev;
+    }
+    s.prev = before;
+    s.next = after;
+    if (before != NONE)
+    {
+        At(before).next = seq;
+    }
+    else
+    {
+        m_head = seq;
+    }
+    if (after != NONE)
+    {
+        At(after).prev = seq;
+    }
+    else
+    {
+        m_tail = seq;
+    }
+    s.linked = true;
+}
+
+void
 RdmaSackLossRecovery::Unlink(uint64_t seq)
 {
     Segment& s = At(seq);
@@ -235,9 +269,8 @@ RdmaSackLossRecovery::GetNextSequence(const RdmaRecoveryState& state, uint64_t& 
 }
 
 void
-RdmaSackLossRecovery::OnPacketSent(RdmaRecoveryState& state, uint64_t seq, bool retransmission)
+RdmaSackLossRecovery::RecordSent(uint64_t seq, Time xmitTs)
 {
-    const Time now = Simulator::Now();
     if (seq >= m_sbBase + m_sb.size())
     {
         NS_ASSERT_MSG(seq == m_sbBase + m_sb.size(), "new data must be sent in order");
@@ -257,9 +290,13 @@ RdmaSackLossRecovery::OnPacketSent(RdmaRecoveryState& state, uint64_t seq, bool 
         }
         s.retransmitted = true;
     }
-    At(seq).xmitTs = now;
-    Link(seq);
+    At(seq).xmitTs = xmitTs;
+}
 
+void
+RdmaSackLossRecovery::AfterSent(RdmaRecoveryState& state, uint64_t seq, bool retransmission)
+{
+    const Time now = Simulator::Now();
     const bool probe = m_probePending;
     if (probe)
     {
@@ -278,6 +315,52 @@ RdmaSackLossRecovery::OnPacketSent(RdmaRecoveryState& state, uint64_t seq, bool 
     {
         ArmPto(state);
     }
+}
+
+void
+RdmaSackLossRecovery::OnPacketSent(RdmaRecoveryState& state, uint64_t seq, bool retransmission)
+{
+    RecordSent(seq, Simulator::Now());
+    Link(seq);
+    AfterSent(state, seq, retransmission);
+}
+
+void
+RdmaSackLossRecovery::OnRequestSent(RdmaRecoveryState& state,
+                                    uint64_t first,
+                                    uint64_t end,
+                                    bool retransmission,
+                                    Time responseSpacing)
+{
+    const Time now = Simulator::Now();
+    for (uint64_t seq = first; seq < end; ++seq)
+    {
+        RecordSent(seq, now + responseSpacing * int64_t(seq - first));
+        LinkSorted(seq);
+    }
+    AfterSent(state, first, retransmission);
+}
+
+uint64_t
+RdmaSackLossRecovery::GetRequestEnd(const RdmaRecoveryState& state,
+                                    uint64_t seq,
+                                    uint64_t messageEnd) const
+{
+    if (seq >= state.highestSent)
+    {
+        return messageEnd; // a first request: the whole READ
+    }
+    if (!At(seq).lost)
+    {
+        return seq + 1; // a tail-loss probe: the one response
+    }
+    // IRN: ask again for the run of responses marked lost, and only for it.
+    uint64_t end = seq + 1;
+    while (end < messageEnd && end < m_sbBase + m_sb.size() && At(end).lost)
+    {
+        ++end;
+    }
+    return end;
 }
 
 void
@@ -405,6 +488,20 @@ RdmaSackLossRecovery::OnAck(RdmaRecoveryState& state, const RdmaAckInfo& ack)
                     consider(seq, s);
                 }
             }
+        }
+    }
+
+    // A READ Response or Atomic Acknowledge that landed above the cumulative point.
+    if (ack.responseSeq != RdmaAckInfo::NO_RESPONSE && ack.responseSeq >= m_sbBase &&
+        ack.responseSeq < m_sbBase + m_sb.size())
+    {
+        Segment& s = At(ack.responseSeq);
+        if (!s.sacked)
+        {
+            s.sacked = true;
+            ++m_sackedCount;
+            Deliver(ack.responseSeq, s);
+            consider(ack.responseSeq, s);
         }
     }
 

@@ -52,6 +52,18 @@ namespace ns3
  *    last resort: on expiry the first outstanding packet and every packet older than
  *    RACK.rtt + reo_wnd are marked lost (RFC 8985 section 6.3).
  * SRTT, RTTVAR and min_RTT use samples of packets not retransmitted (Karn).
+ *
+ * RDMA READ and atomics follow IRN's read handling (Mittal et al., SIGCOMM 2018, §4.2,
+ * "RDMA Read"): the READ Responses carry the PSNs the request reserved, and the requester
+ * is the receiver of that data. Each response PSN is a scoreboard entry of its own
+ * (OnRequestSent), "sent" at the request's time plus its index times the spacing the
+ * queue pair gives (RdmaQueuePair passes 0: see its Setup); a response that lands is that
+ * entry's delivery report (RdmaAckInfo::responseSeq), so RACK-TLP finds a lost response,
+ * a lost request (probe, timeout) or a lost last response as it finds lost WRITE packets.
+ * A lost run of responses is asked for again by a new READ Request for that range only
+ * (GetRequestEnd: the run of entries marked lost), VA and length adjusted; the responder executes
+ * READ Requests idempotently. An atomic is one entry: its request is sent again with the same PSN
+ * and answered from the responder's replay cache.
  */
 class RdmaSackLossRecovery : public RdmaLossRecovery
 {
@@ -69,6 +81,14 @@ class RdmaSackLossRecovery : public RdmaLossRecovery
     void Init(RdmaRecoveryState& state) override;
     bool GetNextSequence(const RdmaRecoveryState& state, uint64_t& seq) const override;
     void OnPacketSent(RdmaRecoveryState& state, uint64_t seq, bool retransmission) override;
+    void OnRequestSent(RdmaRecoveryState& state,
+                       uint64_t first,
+                       uint64_t end,
+                       bool retransmission,
+                       Time responseSpacing) override;
+    uint64_t GetRequestEnd(const RdmaRecoveryState& state,
+                           uint64_t seq,
+                           uint64_t messageEnd) const override;
     void OnAck(RdmaRecoveryState& state, const RdmaAckInfo& ack) override;
     void OnNak(RdmaRecoveryState& state, const RdmaAckInfo& ack) override;
     TimerKind OnTimer(RdmaRecoveryState& state) override;
@@ -139,6 +159,13 @@ class RdmaSackLossRecovery : public RdmaLossRecovery
     const Segment& At(uint64_t seq) const;
     /// Append seq to the transmission-order list.
     void Link(uint64_t seq);
+    /// Insert seq into the transmission-order list by its xmitTs (a READ's responses are
+    /// timed ahead of now, so a later request may be timed before an earlier one's tail).
+    void LinkSorted(uint64_t seq);
+    /// Record a (re)transmission of seq at time xmitTs in the scoreboard.
+    void RecordSent(uint64_t seq, Time xmitTs);
+    /// The timer bookkeeping after a transmission (TLP, RTO).
+    void AfterSent(RdmaRecoveryState& state, uint64_t seq, bool retransmission);
     /// Remove seq from the transmission-order list.
     void Unlink(uint64_t seq);
     /// A packet was delivered (cumulatively or selectively acknowledged).

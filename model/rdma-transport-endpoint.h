@@ -53,9 +53,10 @@ struct RdmaQpParameters
  * any TypeId derived from this class), hands each its QPN and callbacks (Setup), offers it
  * the port when it is eligible (HasDataToSend, GetNextSendTime, GetNextPacket) and hands it
  * the RoCEv2 packets whose BTH names its QPN (ReceiveData, ReceiveAck, ReceiveCnp). The
- * NIC reads nothing else, so a different transport (another reliability scheme, READ or
- * atomic verbs, a memory-semantic agent's endpoint) plugs in here without touching the
- * NIC. RdmaQueuePair is the RC implementation (IBTA vol. 1 ch. 9, RoCEv2 annex A17).
+ * NIC reads nothing else, so a different transport (another reliability scheme, a
+ * memory-semantic agent's endpoint) plugs in here without touching the NIC. RdmaQueuePair
+ * is the RC implementation (IBTA vol. 1 ch. 9, RoCEv2 annex A17): SEND, WRITE, READ and
+ * the atomics.
  *
  * The NIC calls these once or more per packet, so implementations keep them cheap and
  * allocation-free except for the packet GetNextPacket builds.

@@ -64,6 +64,14 @@ struct RdmaWorkRequest
  */
 struct RdmaCompletion
 {
+    /// How the work request ended (verbs ibv_wc_status).
+    enum Status : uint8_t
+    {
+        SUCCESS,          //!< done (IBV_WC_SUCCESS)
+        RESPONSE_TIMEOUT, //!< unreliable mode: a READ response or Atomic Acknowledge never
+                          //!< came within the NIC's RetransmitTimeout (length: bytes landed)
+    };
+
     uint32_t qpn{0};  //!< local queue pair number
     uint64_t wrId{0}; //!< the work request's wrId (0 at a responder)
     RdmaWorkRequest::Opcode opcode{RdmaWorkRequest::WRITE}; //!< operation
@@ -75,6 +83,7 @@ struct RdmaCompletion
     /// FETCH_ADD, COMPARE_SWAP (requester): the remote word before the operation (the
     /// Atomic Acknowledge's Original Remote Data)
     uint64_t atomicOriginal{0};
+    Status status{SUCCESS}; //!< SUCCESS, or why the work request failed
 };
 
 } // namespace ns3

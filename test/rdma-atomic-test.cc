@@ -96,12 +96,17 @@ struct CounterRun
  * N requesters (hosts 1..N) each post M Fetch & Adds of 1 on host 0's counter at t = 0.
  * \param lossSpec a loss model for every host's receiving side ("" for none): it drops
  *        requests at host 0 and Atomic Acknowledges at the requesters
+ * \param lossRecovery the loss recovery's TypeId
  */
 CounterRun
-RunCounter(uint32_t n, uint32_t m, const std::string& lossSpec)
+RunCounter(uint32_t n,
+           uint32_t m,
+           const std::string& lossSpec,
+           const std::string& lossRecovery = "ns3::RdmaGoBackNLossRecovery")
 {
     Star star(n + 1, "100Gbps", MicroSeconds(1));
     star.rdma.SetNicAttribute("RetransmitTimeout", TimeValue(MicroSeconds(100)));
+    star.rdma.SetLossRecovery(lossRecovery);
     RdmaLossHelper loss;
     NetDeviceContainer hostDevices;
     for (uint32_t i = 0; i <= n; ++i)
@@ -233,6 +238,109 @@ TEST(RdmaAtomic, LossyFetchAddCounterIsExactThanksToTheReplayCache)
         EXPECT_EQ(run.perRequester[i], 100u) << "requester " << i;
     }
     EXPECT_LE(run.maxOutstanding, 16u);
+}
+
+TEST(RdmaAtomic, LossyFetchAddCounterIsExactUnderSelectiveRepeat)
+{
+    // The same 4 x 100 Fetch & Adds under 2 % loss with selective repeat (IRN): a lost
+    // request or Atomic Acknowledge is found by RACK (a later atomic's acknowledgement
+    // landed), by a tail-loss probe or by the timeout, and only that atomic is sent again,
+    // with its PSN; the responder executes an atomic it has not seen (whatever its order)
+    // and answers one it has from the replay cache. Exactly 400 executions, 0..399 once
+    // each; every re-send is either a replay (its acknowledgement was lost) or the first
+    // arrival of a lost request, so resends >= replays and resends > replays here.
+    const CounterRun run = RunCounter(4, 100, "uniform:0.02", "ns3::RdmaSackLossRecovery");
+    std::cout << "SACK, lossy 4 x 100 Fetch & Adds: counter " << run.counter << ", "
+              << run.framesLost << " frames lost, " << run.resends << " atomics sent again, "
+              << run.replays << " replay-cache answers, " << run.timeouts << " timeouts\n";
+    ASSERT_GT(run.framesLost, 5u);
+    EXPECT_GT(run.replays, 0u);
+    EXPECT_GT(run.resends, run.replays);
+    EXPECT_EQ(run.replayMisses, 0u);
+    EXPECT_EQ(run.counter, 400u);
+    EXPECT_EQ(run.executed, 400u);
+    EXPECT_EQ(run.responderExecuted, 400u);
+    EXPECT_TRUE(IsPermutationOfRange(run.originals, 400));
+    for (uint32_t i = 0; i < 4; ++i)
+    {
+        EXPECT_EQ(run.perRequester[i], 100u) << "requester " << i;
+    }
+    EXPECT_LE(run.maxOutstanding, 16u);
+}
+
+TEST(RdmaAtomic, AtomicAcknowledgesHaveTheirOwnTrace)
+{
+    // ReadResponseTx is for READ Responses; an Atomic Acknowledge fires AtomicAckTx only.
+    Star star(2, "100Gbps", MicroSeconds(1));
+    star.Install();
+    auto [requester, responder] = star.rdma.Connect(star.hosts.Get(1), star.hosts.Get(0));
+    uint64_t readTx = 0;
+    uint64_t atomicTx = 0;
+    auto count = +[](uint64_t* n, uint64_t) { ++*n; };
+    responder->TraceConnectWithoutContext("ReadResponseTx", MakeBoundCallback(count, &readTx));
+    responder->TraceConnectWithoutContext("AtomicAckTx", MakeBoundCallback(count, &atomicTx));
+    PostIncrements(requester, star.hosts.Get(1), 3);
+    PostReadAt(requester, star.hosts.Get(1), Seconds(0), 2048, 9);
+    Simulator::Run();
+    EXPECT_EQ(atomicTx, 3u);
+    EXPECT_EQ(readTx, 2u); // the READ's two responses (MTU 1024: default)
+    Simulator::Destroy();
+}
+
+TEST(RdmaAtomic, BulkSenderFetchAddsAreScriptable)
+{
+    // Three RdmaBulkSendApplications (hosts 1-3), Opcode FetchAdd, AtomicAddress 0x1000,
+    // AtomicOperand 5, 50 atomics each, 4 outstanding: the word ends at 3 x 50 x 5 = 750
+    // and the values returned are 0, 5, ..., 745, each once. An unaligned address is a
+    // clear error before the run.
+    Star star(4, "100Gbps", MicroSeconds(1));
+    star.Install();
+    std::vector<uint64_t> originals;
+    ApplicationContainer apps;
+    for (uint32_t i = 1; i <= 3; ++i)
+    {
+        RdmaBulkSendHelper bulk(star.hosts.Get(0));
+        bulk.SetAttribute("Opcode", StringValue("FetchAdd"));
+        bulk.SetAttribute("AtomicAddress", UintegerValue(COUNTER));
+        bulk.SetAttribute("AtomicOperand", UintegerValue(5));
+        bulk.SetAttribute("Messages", UintegerValue(50));
+        bulk.SetAttribute("Outstanding", UintegerValue(4));
+        apps.Add(bulk.Install(star.hosts.Get(i)));
+    }
+    for (uint32_t i = 0; i < apps.GetN(); ++i)
+    {
+        apps.Get(i)->TraceConnectWithoutContext(
+            "AtomicCompleted",
+            MakeBoundCallback(
+                +[](std::vector<uint64_t>* v, uint64_t x) { v->push_back(x); },
+                &originals));
+    }
+    apps.Start(MicroSeconds(1));
+    Simulator::Run();
+    EXPECT_EQ(star.hosts.Get(0)->GetObject<RdmaMemory>()->Read64(COUNTER), 750u);
+    ASSERT_EQ(originals.size(), 150u);
+    std::sort(originals.begin(), originals.end());
+    for (uint64_t k = 0; k < 150; ++k)
+    {
+        EXPECT_EQ(originals[k], 5 * k);
+    }
+    for (uint32_t i = 0; i < apps.GetN(); ++i)
+    {
+        EXPECT_EQ(DynamicCast<RdmaBulkSendApplication>(apps.Get(i))->GetMessagesCompleted(), 50u);
+    }
+    Simulator::Destroy();
+    EXPECT_DEATH(
+        {
+            Star s(2, "100Gbps", MicroSeconds(1));
+            s.Install();
+            RdmaBulkSendHelper bulk(s.hosts.Get(0));
+            bulk.SetAttribute("Opcode", StringValue("CompareSwap"));
+            bulk.SetAttribute("AtomicAddress", UintegerValue(0x1004));
+            bulk.Install(s.hosts.Get(1)).Start(Seconds(0));
+            Simulator::Run();
+        },
+        "ns3::RdmaBulkSendApplication::AtomicAddress 0x1004 is not 8-byte aligned; valid: a "
+        "multiple of 8");
 }
 
 TEST(RdmaAtomic, CompareSwapSwapsOnlyOnAMatchAndReturnsTheOriginal)
@@ -477,8 +585,9 @@ TEST(RdmaAtomicDeathTest, BadAtomicsAreClearErrors)
                  "aligned; valid: a multiple of 8");
     EXPECT_DEATH(post(RdmaWorkRequest::COMPARE_SWAP, 8, 0x1001, ""),
                  "remoteAddress 0x1001 is not 8-byte aligned");
-    EXPECT_DEATH(post(RdmaWorkRequest::FETCH_ADD, 8, 0x1000, "ns3::RdmaSackLossRecovery"),
-                 "atomic FETCH_ADD on queue pair [0-9]+ needs go-back-N loss recovery");
+    EXPECT_DEATH(post(RdmaWorkRequest::FETCH_ADD, 8, 0x1000, "ns3::RdmaGoBackZeroLossRecovery"),
+                 "atomic FETCH_ADD on queue pair [0-9]+ needs go-back-N, selective repeat or "
+                 "the unreliable mode");
     EXPECT_DEATH(CreateObject<RdmaMemory>()->Read64(0x13),
                  "RdmaMemory::Read64: address 0x13 is not 8-byte aligned; valid: a multiple of 8");
     EXPECT_DEATH(CreateObject<RdmaMemory>()->Write64(0x14, 1),

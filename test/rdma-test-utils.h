@@ -16,7 +16,9 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <list>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -333,6 +335,64 @@ NewOutputSubdirectory(const std::string& prefix)
     }
     return pattern;
 }
+
+/// Drops the data frames a sender port transmits with the given numbers (from 1), by uid.
+struct DropByNumber
+{
+    Ptr<ListErrorModel> em = CreateObject<ListErrorModel>();
+    std::set<uint64_t> numbers;
+    std::list<uint32_t> uids;
+    uint64_t count{0};
+
+    /// Install: count frames leaving `sender`, drop them at `receiver`.
+    void Install(Ptr<RdmaNetDevice> sender, Ptr<RdmaNetDevice> receiver)
+    {
+        receiver->SetAttribute("ReceiveErrorModel", PointerValue(em));
+        sender->TraceConnectWithoutContext("PhyTxBegin",
+                                           MakeBoundCallback(
+                                               +[](DropByNumber* d, Ptr<const Packet> p) {
+                                                   if (d->numbers.count(++d->count))
+                                                   {
+                                                       d->uids.push_back(
+                                                           static_cast<uint32_t>(p->GetUid()));
+                                                       d->em->SetList(d->uids);
+                                                   }
+                                               },
+                                               this));
+    }
+};
+
+/**
+ * A cable that delays every Every-th frame from one end by Extra, as a sprayed packet
+ * taking a longer path would be: reordering without loss.
+ */
+class ReorderingChannel : public RdmaChannel
+{
+  public:
+    Ptr<RdmaNetDevice> delayedSender; //!< frames from this end may be delayed
+    uint32_t every{10};
+    Time extra;
+    uint64_t count{0};
+    uint64_t delayed{0};
+
+    bool TransmitStart(const Ptr<Packet>& frame,
+                       const Ptr<RdmaNetDevice>& src,
+                       Time txTime) override
+    {
+        if (src == delayedSender && ++count % every == 0)
+        {
+            ++delayed;
+            Ptr<RdmaNetDevice> dst = GetPeer(src);
+            Simulator::ScheduleWithContext(dst->GetNode()->GetId(),
+                                           txTime + GetDelay() + extra,
+                                           &RdmaNetDevice::Receive,
+                                           dst,
+                                           frame);
+            return true;
+        }
+        return RdmaChannel::TransmitStart(frame, src, txTime);
+    }
+};
 
 } // namespace rdmatest
 } // namespace ns3

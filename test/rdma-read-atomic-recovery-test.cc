@@ -1,0 +1,496 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// READ and atomics under every loss recovery that carries them (issue 17): go-back-N
+// (IBTA) and selective repeat (IRN's read handling: lost responses are re-requested as new
+// READ Requests for the missing ranges only) side by side under random loss, through a PFC
+// incast, with a lost last response and a lost request; N x M Fetch-and-Adds under loss;
+// and the unreliable responder (UALink profile) with a lossless path, with reordering
+// within its window, and with a lost response (the READ completes in error).
+
+#include "rdma-test-utils.h"
+
+#include <gtest/gtest.h>
+#include <iostream>
+#include <map>
+#include <set>
+
+using namespace ns3;
+using namespace ns3::rdmatest;
+
+namespace
+{
+
+constexpr uint32_t MTU = 1024;
+const std::string SACK = "ns3::RdmaSackLossRecovery";
+const std::string GO_BACK_N = "ns3::RdmaGoBackNLossRecovery";
+const std::string UNRELIABLE = "ns3::RdmaNoRetransmitLossRecovery";
+
+/// Host 1 (requester) reads from host 0 (responder) through one switch.
+struct ReadFlow
+{
+    Star star;
+    Ptr<RdmaQueuePair> requester;
+    Ptr<RdmaQueuePair> responder;
+    CompletionLog log;
+    std::map<uint64_t, uint32_t> landed; //!< ReadPlacement: local address -> bytes
+    uint64_t placedTwice{0};             //!< the same local address landed again
+    uint64_t placedOutOfOrder{0};        //!< landed with an earlier response missing
+
+    explicit ReadFlow(const std::string& lossRecovery)
+        : star(2, "100Gbps", MicroSeconds(1))
+    {
+        star.rdma.SetNicAttribute("Mtu", UintegerValue(MTU));
+        star.rdma.SetNicAttribute("RetransmitTimeout", TimeValue(MicroSeconds(100)));
+        star.rdma.SetLossRecovery(lossRecovery);
+    }
+
+    void Connect()
+    {
+        star.Install();
+        std::tie(requester, responder) = star.rdma.Connect(star.hosts.Get(1), star.hosts.Get(0));
+        log.Attach(requester, responder);
+        requester->TraceConnectWithoutContext(
+            "ReadPlacement",
+            MakeBoundCallback(
+                +[](ReadFlow* f, uint64_t, uint64_t address, uint32_t bytes, bool ooo) {
+                    f->placedTwice += f->landed.count(address);
+                    f->landed[address] = bytes;
+                    f->placedOutOfOrder += ooo;
+                },
+                this));
+    }
+
+    /// Post a READ of bytes into local buffer 0x1000000 (remote 0x10000).
+    void PostRead(uint64_t bytes, uint64_t wrId = 0, Time at = Seconds(0))
+    {
+        RdmaWorkRequest wr;
+        wr.opcode = RdmaWorkRequest::READ;
+        wr.wrId = wrId;
+        wr.length = bytes;
+        wr.remoteAddress = 0x10000 + wrId * bytes;
+        wr.localAddress = 0x1000000 + wrId * bytes;
+        wr.rkey = 0x1234;
+        Simulator::ScheduleWithContext(star.hosts.Get(1)->GetId(),
+                                       at,
+                                       &RdmaQueuePair::PostSend,
+                                       requester,
+                                       wr);
+    }
+
+    /// \return true if the landed responses tile [local, local + bytes) exactly once
+    bool Tiles(uint64_t local, uint64_t bytes) const
+    {
+        uint64_t next = local;
+        for (const auto& [address, n] : landed)
+        {
+            if (address < local || address >= local + bytes)
+            {
+                continue;
+            }
+            if (address != next)
+            {
+                return false;
+            }
+            next += n;
+        }
+        return next == local + bytes && placedTwice == 0;
+    }
+
+    Ptr<RdmaSackLossRecovery> Sack() const
+    {
+        return DynamicCast<RdmaSackLossRecovery>(requester->GetLossRecovery());
+    }
+};
+
+/// What one READ under random response loss cost.
+struct LossyRead
+{
+    uint64_t packets{0};       //!< response PSNs of the READ
+    uint64_t lost{0};          //!< frames host 1 dropped (responses: nothing else goes there)
+    uint64_t responsesSent{0}; //!< responses the responder sent, resends included
+    uint64_t requests{0};      //!< READ Requests sent, re-requests included
+    uint64_t timeouts{0};      //!< retransmission timeouts
+    uint64_t probes{0};        //!< tail-loss probes (selective repeat)
+    Time completion;           //!< when the READ completed
+};
+
+/// A 2 MB READ with 2 % of the frames host 1 receives lost, under the given scheme.
+LossyRead
+RunLossyRead(const std::string& lossRecovery)
+{
+    const uint64_t bytes = 2'000'000;
+    ReadFlow f(lossRecovery);
+    RdmaLossHelper loss;
+    loss.Install("uniform:0.02", NetDeviceContainer(f.star.HostDevice(1)));
+    loss.AssignStreams(23);
+    f.Connect();
+    f.PostRead(bytes);
+    Simulator::Run();
+    LossyRead r;
+    r.packets = (bytes + MTU - 1) / MTU;
+    EXPECT_EQ(f.log.sends.size(), 1u) << lossRecovery;
+    if (!f.log.sends.empty())
+    {
+        EXPECT_EQ(f.log.sends[0].length, bytes);
+        EXPECT_EQ(f.log.sends[0].status, RdmaCompletion::SUCCESS);
+        r.completion = f.log.sends[0].completionTime;
+    }
+    EXPECT_EQ(f.requester->GetBytesRead(), bytes) << lossRecovery;
+    EXPECT_TRUE(f.Tiles(0x1000000, bytes)) << lossRecovery;
+    EXPECT_EQ(f.requester->GetReadsOutstanding(), 0u);
+    r.lost = f.star.HostDevice(1)->GetRxDropCount();
+    r.responsesSent = f.responder->GetReadResponsesSent();
+    r.requests = f.requester->GetReadRequestsSent();
+    r.timeouts = f.requester->GetTimeouts();
+    r.probes = f.Sack() ? f.Sack()->GetTlpProbes() : 0;
+    std::cout << lossRecovery << ": 2 MB READ, " << r.packets << " responses, " << r.lost
+              << " lost, " << r.responsesSent - r.packets << " responses sent again, " << r.requests
+              << " READ Requests, " << r.timeouts << " timeouts, " << r.probes
+              << " probes, done at " << r.completion.As(Time::US) << "\n";
+    Simulator::Destroy();
+    return r;
+}
+
+} // namespace
+
+TEST(RdmaReadAtomicRecovery, LossyReadSackReRequestsOnlyTheMissingResponses)
+{
+    // 2 MB = 1954 responses of 1024 bytes (the last of 128), 2 % of them lost on the way
+    // to the requester. Selective repeat re-requests exactly the lost responses: every
+    // response lost (a re-sent one included) is sent once more, and nothing else is except
+    // what a timeout or a tail-loss probe asks for while the stream still arrives (at most
+    // one response each: a probe asks for the highest outstanding one, a timeout marks the
+    // first missing one, as every response PSN has the request's send time): between
+    // packets + lost and packets + lost + timeouts + probes responses. Go-back-N
+    // re-requests the rest of the READ
+    // from each gap, throwing away what was in flight behind it: at 2 % about one loss per
+    // 50 responses, each costing the responses of a round trip (~4.7 us / 84 ns = 56) and
+    // the rest of the READ's ring in flight, several times what SACK resends.
+    RngSeedManager::SetSeed(3);
+    const LossyRead sack = RunLossyRead(SACK);
+    const LossyRead gbn = RunLossyRead(GO_BACK_N);
+    ASSERT_GT(sack.lost, 20u);
+    ASSERT_GT(gbn.lost, 20u);
+    EXPECT_GE(sack.responsesSent, sack.packets + sack.lost);
+    EXPECT_LE(sack.responsesSent, sack.packets + sack.lost + sack.timeouts + sack.probes);
+    EXPECT_GT(gbn.responsesSent - gbn.packets, 5 * (sack.responsesSent - sack.packets));
+    EXPECT_LT(sack.completion, gbn.completion);
+}
+
+TEST(RdmaReadAtomicRecovery, LostLastResponseIsProbedOrTimedOut)
+{
+    // A READ of 10 responses whose last response (frame 10 into host 1) is lost: no later
+    // response reveals it. Selective repeat's tail-loss probe (2 SRTT after the last
+    // progress) re-requests that one response, long before the 100 us timeout; go-back-N
+    // waits for the retransmission timeout and re-requests it too (the rest of the READ is
+    // that one response). Either way exactly one response is sent again.
+    for (const std::string& lr : {SACK, GO_BACK_N})
+    {
+        ReadFlow f(lr);
+        DropByNumber drop;
+        drop.numbers = {10};
+        drop.Install(f.star.SwitchDevice(1), f.star.HostDevice(1));
+        f.Connect();
+        f.PostRead(10 * MTU);
+        Simulator::Run();
+        ASSERT_EQ(f.log.sends.size(), 1u) << lr;
+        EXPECT_EQ(drop.uids.size(), 1u);
+        EXPECT_EQ(f.log.sends[0].length, 10u * MTU);
+        EXPECT_TRUE(f.Tiles(0x1000000, 10 * MTU)) << lr;
+        EXPECT_EQ(f.responder->GetReadResponsesSent(), 11u) << lr;
+        EXPECT_EQ(f.requester->GetReadRequestsSent(), 2u) << lr;
+        const Time done = f.log.sends[0].completionTime;
+        std::cout << lr << ": lost last response, READ done at " << done.As(Time::US) << ", "
+                  << f.requester->GetTimeouts() << " timeouts\n";
+        if (lr == SACK)
+        {
+            EXPECT_EQ(f.Sack()->GetTlpProbes(), 1u);
+            EXPECT_EQ(f.requester->GetTimeouts(), 0u);
+            EXPECT_LT(done, MicroSeconds(40));
+        }
+        else
+        {
+            EXPECT_EQ(f.requester->GetTimeouts(), 1u);
+            EXPECT_GT(done, MicroSeconds(100));
+        }
+        Simulator::Destroy();
+    }
+}
+
+TEST(RdmaReadAtomicRecovery, LostReadRequestIsRecoveredWholeBySack)
+{
+    // The READ Request itself (the first frame host 0 receives) is lost: no response comes,
+    // there is no RTT sample for a probe, and the retransmission timeout (100 us) marks
+    // every response PSN lost; one re-request asks for the whole READ again, once.
+    ReadFlow f(SACK);
+    DropByNumber drop;
+    drop.numbers = {1};
+    drop.Install(f.star.SwitchDevice(0), f.star.HostDevice(0));
+    f.Connect();
+    f.PostRead(50 * MTU);
+    Simulator::Run();
+    ASSERT_EQ(f.log.sends.size(), 1u);
+    EXPECT_EQ(drop.uids.size(), 1u);
+    EXPECT_TRUE(f.Tiles(0x1000000, 50 * MTU));
+    EXPECT_EQ(f.requester->GetTimeouts(), 1u);
+    EXPECT_EQ(f.requester->GetReadRequestsSent(), 2u);
+    EXPECT_EQ(f.responder->GetReadResponsesSent(), 50u);
+    EXPECT_GT(f.log.sends[0].completionTime, MicroSeconds(100));
+    Simulator::Destroy();
+}
+
+TEST(RdmaReadAtomicRecovery, SackPfcIncastOfReadResponsesIsLossless)
+{
+    // Host 0 reads 500 KB from each of 8 hosts at once under selective repeat: the 8
+    // responders' responses converge on host 0's port through a 2 MB buffer with PFC.
+    // Nothing is dropped, nothing is re-requested, every byte lands once.
+    const uint32_t senders = 8;
+    const uint64_t bytes = 500'000;
+    Star star(senders + 1, "100Gbps", MicroSeconds(1));
+    star.rdma.SetNicAttribute("Mtu", UintegerValue(MTU));
+    star.rdma.SetMmuAttribute("BufferSize", UintegerValue(2 * 1024 * 1024));
+    star.rdma.SetMmuAttribute("PfcEnabled", BooleanValue(true));
+    star.rdma.SetLossRecovery(SACK);
+    star.Install();
+    std::vector<CompletionLog> logs(senders);
+    std::vector<Ptr<RdmaQueuePair>> requesters;
+    for (uint32_t i = 0; i < senders; ++i)
+    {
+        auto [a, b] = star.rdma.Connect(star.hosts.Get(0), star.hosts.Get(i + 1));
+        logs[i].Attach(a, b);
+        requesters.push_back(a);
+        RdmaWorkRequest wr;
+        wr.opcode = RdmaWorkRequest::READ;
+        wr.length = bytes;
+        wr.remoteAddress = 0x10000;
+        Simulator::ScheduleWithContext(star.hosts.Get(0)->GetId(),
+                                       Seconds(0),
+                                       &RdmaQueuePair::PostSend,
+                                       a,
+                                       wr);
+    }
+    Simulator::Stop(Seconds(1));
+    Simulator::Run();
+    uint64_t drops = star.Switch()->GetTotalDrops();
+    for (uint32_t i = 0; i <= senders; ++i)
+    {
+        drops += star.HostDevice(i)->GetRxDropCount() + star.SwitchDevice(i)->GetRxDropCount();
+    }
+    EXPECT_EQ(drops, 0u);
+    EXPECT_GT(star.Switch()->GetPfcPausesSent(), 0u);
+    for (uint32_t i = 0; i < senders; ++i)
+    {
+        ASSERT_EQ(logs[i].sends.size(), 1u) << i;
+        EXPECT_EQ(logs[i].sends[0].length, bytes);
+        EXPECT_EQ(requesters[i]->GetBytesRead(), bytes);
+        EXPECT_EQ(requesters[i]->GetReadReRequests(), 0u) << i;
+        EXPECT_EQ(requesters[i]->GetRetransmissions(), 0u) << i;
+    }
+    Simulator::Destroy();
+}
+
+TEST(RdmaReadAtomicRecoveryDeathTest, SackQueuePairCarriesRequestsOrDataNotBoth)
+{
+    EXPECT_DEATH(
+        {
+            ReadFlow f(SACK);
+            f.Connect();
+            RdmaWorkRequest wr;
+            wr.opcode = RdmaWorkRequest::READ;
+            wr.length = 4096;
+            f.requester->PostSend(wr);
+            wr.opcode = RdmaWorkRequest::WRITE;
+            f.requester->PostSend(wr);
+        },
+        "queue pair [0-9]+ mixes READ or atomics with WRITE or SEND under selective repeat "
+        "\\(Sack\\); valid: READ and atomics only, or WRITE and SEND only");
+}
+
+// ---- The unreliable responder (RdmaNoRetransmitLossRecovery, the ualink profile) ----
+
+TEST(RdmaReadAtomicRecovery, UnreliableReadOverALosslessPathCompletes)
+{
+    // 2 MB read with no retransmission at all: every response lands once, nothing is
+    // counted lost, the READ completes successfully at the same time as under go-back-N
+    // (nothing is lost, so the schemes do the same thing on the wire).
+    std::map<std::string, Time> done;
+    for (const std::string& lr : {UNRELIABLE, GO_BACK_N})
+    {
+        ReadFlow f(lr);
+        f.Connect();
+        f.PostRead(2'000'000);
+        Simulator::Run();
+        ASSERT_EQ(f.log.sends.size(), 1u) << lr;
+        EXPECT_EQ(f.log.sends[0].status, RdmaCompletion::SUCCESS);
+        EXPECT_EQ(f.log.sends[0].length, 2'000'000u);
+        EXPECT_TRUE(f.Tiles(0x1000000, 2'000'000)) << lr;
+        EXPECT_EQ(f.responder->GetPacketsLost(), 0u);
+        EXPECT_EQ(f.requester->GetResponseTimeouts(), 0u);
+        done[lr] = f.log.sends[0].completionTime;
+        Simulator::Destroy();
+    }
+    EXPECT_EQ(done[UNRELIABLE], done[GO_BACK_N]);
+}
+
+TEST(RdmaReadAtomicRecovery, UnreliableReadWithALostResponseCompletesInError)
+{
+    // Response 5 of 10 is lost and never sent again: the READ completes with status
+    // RESPONSE_TIMEOUT exactly RetransmitTimeout (100 us) after its last response landed,
+    // with the 9 responses that landed (9 x 1024 bytes) as its length.
+    ReadFlow f(UNRELIABLE);
+    DropByNumber drop;
+    drop.numbers = {5};
+    drop.Install(f.star.SwitchDevice(1), f.star.HostDevice(1));
+    f.Connect();
+    Time lastLanded(0);
+    f.requester->TraceConnectWithoutContext(
+        "ReadPlacement",
+        MakeBoundCallback(
+            +[](Time* t, uint64_t, uint64_t, uint32_t, bool) { *t = Simulator::Now(); },
+            &lastLanded));
+    f.PostRead(10 * MTU);
+    Simulator::Run();
+    ASSERT_EQ(f.log.sends.size(), 1u);
+    EXPECT_EQ(drop.uids.size(), 1u);
+    EXPECT_EQ(f.log.sends[0].status, RdmaCompletion::RESPONSE_TIMEOUT);
+    EXPECT_EQ(f.log.sends[0].length, 9u * MTU);
+    EXPECT_EQ(f.log.sends[0].completionTime, lastLanded + MicroSeconds(100));
+    EXPECT_EQ(f.requester->GetResponseTimeouts(), 1u);
+    EXPECT_EQ(f.requester->GetReadRequestsSent(), 1u);
+    EXPECT_EQ(f.responder->GetReadResponsesSent(), 10u);
+    EXPECT_EQ(f.requester->GetBytesRead(), 9u * MTU);
+    Simulator::Destroy();
+}
+
+namespace
+{
+
+/// Host 1 reads from host 0 over a cable into host 0 that delays every 10th frame by
+/// 0.5 us (the READ Requests overtake each other) and a cable into host 1 that does the
+/// same to the responses.
+struct ReorderedReads
+{
+    NodeContainer hosts{2};
+    Ptr<Node> sw = CreateObject<Node>();
+    std::array<Ptr<ReorderingChannel>, 2> channels{CreateObject<ReorderingChannel>(),
+                                                   CreateObject<ReorderingChannel>()};
+    RdmaHelper rdma;
+    Ptr<RdmaQueuePair> requester;
+    Ptr<RdmaQueuePair> responder;
+    CompletionLog log;
+
+    explicit ReorderedReads(uint32_t reorderWindow)
+    {
+        for (uint32_t h = 0; h < 2; ++h)
+        {
+            Ptr<RdmaNetDevice> swPort = CreateObject<RdmaNetDevice>();
+            Ptr<RdmaNetDevice> hostPort = CreateObject<RdmaNetDevice>();
+            for (const auto& [dev, node] :
+                 {std::make_pair(swPort, sw), std::make_pair(hostPort, hosts.Get(h))})
+            {
+                dev->SetAttribute("DataRate", StringValue("100Gbps"));
+                dev->SetAddress(Mac48Address::Allocate());
+                node->AddDevice(dev);
+            }
+            channels[h]->SetAttribute("Delay", TimeValue(MicroSeconds(1)));
+            channels[h]->delayedSender = swPort;
+            channels[h]->every = 10;
+            channels[h]->extra = NanoSeconds(500);
+            swPort->Attach(channels[h]);
+            hostPort->Attach(channels[h]);
+        }
+        rdma.SetNicAttribute("Mtu", UintegerValue(MTU));
+        rdma.SetNicAttribute("RetransmitTimeout", TimeValue(MicroSeconds(100)));
+        rdma.SetLossRecovery(UNRELIABLE, "ReorderWindow", UintegerValue(reorderWindow));
+        rdma.InstallHosts(hosts);
+        rdma.InstallSwitch(sw);
+        RdmaRoutingHelper::PopulateRoutingTables(NodeContainer(hosts, NodeContainer(sw)));
+        std::tie(requester, responder) = rdma.Connect(hosts.Get(1), hosts.Get(0));
+        log.Attach(requester, responder);
+    }
+};
+
+} // namespace
+
+TEST(RdmaReadAtomicRecovery, UnreliableReadsThroughReorderingWithinTheWindowComplete)
+{
+    // 200 READs of 4 KB (4 responses each) posted at once, 16 outstanding (InitiatorDepth):
+    // every 10th READ Request reaches the responder 0.5 us late, overtaken by the next
+    // requests, and every 10th response reaches the requester late too. With a reorder
+    // window of 64 PSNs the responder executes every request (a request is one slot that
+    // spans its 4 PSNs) and counts nothing lost; the requester places the responses by PSN.
+    // All 200 READs complete successfully with every byte. The in-order responder
+    // (ReorderWindow 0) gives up the overtaken requests instead: those READs never get a
+    // response and complete in error after RetransmitTimeout.
+    std::map<uint32_t, uint64_t> failed;
+    for (uint32_t window : {64u, 0u})
+    {
+        ReorderedReads f(window);
+        for (uint64_t i = 0; i < 200; ++i)
+        {
+            RdmaWorkRequest wr;
+            wr.opcode = RdmaWorkRequest::READ;
+            wr.wrId = i;
+            wr.length = 4 * MTU;
+            wr.remoteAddress = 0x10000 + i * 4 * MTU;
+            Simulator::ScheduleWithContext(f.hosts.Get(1)->GetId(),
+                                           Seconds(0),
+                                           &RdmaQueuePair::PostSend,
+                                           f.requester,
+                                           wr);
+        }
+        Simulator::Run();
+        ASSERT_EQ(f.log.sends.size(), 200u) << window;
+        for (uint64_t i = 0; i < 200; ++i)
+        {
+            EXPECT_EQ(f.log.sends[i].wrId, i); // completions in posting order
+            failed[window] += f.log.sends[i].status != RdmaCompletion::SUCCESS;
+        }
+        EXPECT_GT(f.channels[0]->delayed, 15u) << window;
+        EXPECT_GT(f.channels[1]->delayed, 70u) << window;
+        std::cout << "unreliable READs, ReorderWindow " << window << ": " << f.channels[0]->delayed
+                  << " requests and " << f.channels[1]->delayed << " responses late, "
+                  << f.responder->GetPacketsLost() << " PSNs counted lost, " << failed[window]
+                  << " READs failed\n";
+        if (window > 0)
+        {
+            EXPECT_EQ(f.responder->GetPacketsLost(), 0u);
+            EXPECT_EQ(f.responder->GetDuplicatesReceived(), 0u);
+            EXPECT_EQ(f.requester->GetBytesRead(), 200u * 4 * MTU);
+            EXPECT_EQ(f.requester->GetResponseTimeouts(), 0u);
+        }
+        Simulator::Destroy();
+    }
+    EXPECT_EQ(failed[64], 0u);
+    EXPECT_GT(failed[0], 0u);
+}
+
+TEST(RdmaReadAtomicRecovery, UnreliableWritesAndReadsCompleteInPostingOrder)
+{
+    // WRITE, READ, WRITE on one unreliable queue pair with a reorder window: a WRITE
+    // completes once sent whole, but not before the READ posted ahead of it, which
+    // completes when its last response lands. The responder counts nothing lost: the READ
+    // Request's 8 PSNs are one slot of its bitmap.
+    ReadFlow f(UNRELIABLE);
+    f.star.rdma.SetLossRecovery(UNRELIABLE, "ReorderWindow", UintegerValue(16));
+    f.Connect();
+    PostWriteAt(f.requester, f.star.hosts.Get(1), Seconds(0), 8 * MTU, 1);
+    f.PostRead(8 * MTU, 2);
+    PostWriteAt(f.requester, f.star.hosts.Get(1), Seconds(0), 8 * MTU, 3);
+    Simulator::Run();
+    ASSERT_EQ(f.log.sends.size(), 3u);
+    EXPECT_EQ(f.log.sends[0].wrId, 1u);
+    EXPECT_EQ(f.log.sends[1].wrId, 2u);
+    EXPECT_EQ(f.log.sends[2].wrId, 3u);
+    EXPECT_EQ(f.log.sends[1].opcode, RdmaWorkRequest::READ);
+    EXPECT_EQ(f.log.sends[1].status, RdmaCompletion::SUCCESS);
+    EXPECT_EQ(f.log.sends[2].completionTime, f.log.sends[1].completionTime);
+    EXPECT_LT(f.log.sends[0].completionTime, f.log.sends[1].completionTime);
+    EXPECT_EQ(f.responder->GetPacketsLost(), 0u);
+    ASSERT_EQ(f.log.receives.size(), 2u);
+    EXPECT_EQ(f.log.receives[1].length, 8u * MTU);
+    EXPECT_EQ(f.requester->GetBytesRead(), 8u * MTU);
+    Simulator::Destroy();
+}
