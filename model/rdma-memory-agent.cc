@@ -407,6 +407,11 @@ RdmaMemoryAgent::QpCompleted(const RdmaCompletion& completion)
     RdmaMemoryOperation& op = m_slots[slot];
     op.completionTime = completion.completionTime;
     op.original = completion.atomicOriginal;
+    op.status = completion.status;
+    if (completion.status != RdmaCompletion::SUCCESS)
+    {
+        ++m_timedOut;
+    }
     --m_inFlight;
     if (op.IsWrite())
     {
@@ -498,6 +503,12 @@ uint64_t
 RdmaMemoryAgent::GetCompleted() const
 {
     return m_completed;
+}
+
+uint64_t
+RdmaMemoryAgent::GetTimedOut() const
+{
+    return m_timedOut;
 }
 
 uint32_t

@@ -193,6 +193,8 @@ class RdmaMemoryAgent : public Object
     uint64_t GetSubmitted() const;
     /// \return operations completed
     uint64_t GetCompleted() const;
+    /// \return completed operations whose response never came (RESPONSE_TIMEOUT status)
+    uint64_t GetTimedOut() const;
     /// \return operations issued and not completed
     uint32_t GetInFlight() const;
     /// \return operations waiting in the issue FIFO
@@ -265,6 +267,7 @@ class RdmaMemoryAgent : public Object
     EventId m_issueEvent; //!< pending TryIssue after an issue interval
     uint64_t m_nextId{0};
     uint64_t m_completed{0};
+    uint64_t m_timedOut{0};        //!< completions with RESPONSE_TIMEOUT status
     std::vector<FlagWait> m_waits; //!< flag waits not yet satisfied
 
     OperationCallback m_completionCallback;

@@ -4,6 +4,8 @@
 #ifndef RDMA_MEMORY_OPERATION_H
 #define RDMA_MEMORY_OPERATION_H
 
+#include "rdma-work-request.h"
+
 #include "ns3/nstime.h"
 
 #include <cstdint>
@@ -48,6 +50,9 @@ struct RdmaMemoryOperation
     Time submitTime;            //!< when the program submitted it (entered the issue FIFO)
     Time issueTime;             //!< when it was posted to the queue pair (left the FIFO)
     Time completionTime;        //!< when its response or acknowledgement arrived
+    /// SUCCESS, or RESPONSE_TIMEOUT when the queue pair's unreliable responder mode gave up
+    /// waiting for the response (a lost load response over the ualink profile)
+    RdmaCompletion::Status status{RdmaCompletion::SUCCESS};
 
     /// \return true for the atomics
     bool IsAtomic() const

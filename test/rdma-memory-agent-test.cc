@@ -460,6 +460,7 @@ TEST(RdmaMemoryAgent, AgentsTimesFetchAddsEndAtTheirProduct)
     CheckFetchAddSum("roce", 1);
     CheckFetchAddSum("roce", 2);
     CheckFetchAddSum("sue", 2);
+    CheckFetchAddSum("ualink", 2);
 }
 
 TEST(RdmaMemoryAgent, FlagIsSeenAtTheFirstPollTickAfterTheSignal)
@@ -518,13 +519,19 @@ TEST(RdmaMemoryAgent, FlagIsSeenAtTheFirstPollTickAfterTheSignal)
     Simulator::Destroy();
 }
 
-TEST(RdmaMemoryAgent, LittlesLawOverTheSueProfile)
+namespace
 {
-    // The sue profile (800 Gb/s, AI Fabric Header framing, credits, LLR). Below the knee
-    // the bandwidth is N S / RTT, with RTT measured by one load alone on the quiet path
-    // (at 10 us, after the links' start-up credit exchange); above it the link is the
-    // bound (the knee is near 190 loads: RTT about 550 ns with 250 ns switches): 256 and 512
-    // outstanding loads carry the same bandwidth (within 2 %), well below 256 S / RTT.
+
+/**
+ * Little's law over a scale-up link profile at 800 Gb/s: below the knee the bandwidth is
+ * N S / RTT, with RTT measured by one load alone on the quiet path (at 10 us, after the
+ * links' start-up credit exchange); above it the link is the bound: 256 and 512 outstanding
+ * loads carry the same bandwidth (within 2 %), well below 256 S / RTT.
+ */
+void
+CheckLittlesLawOverProfile(const std::string& profile)
+{
+    SCOPED_TRACE(profile);
     const uint32_t size = 256;
     Time rtt;
     {
@@ -554,6 +561,22 @@ TEST(RdmaMemoryAgent, LittlesLawOverTheSueProfile)
     EXPECT_LT(bw[256], 256 * size * 8 / rtt.GetSeconds() * 0.9); // saturated
     EXPECT_LT(bw[256], 800e9);
     EXPECT_GT(bw[256], 0.5 * 800e9); // the link, not a stall, is the bound
+}
+
+} // namespace
+
+TEST(RdmaMemoryAgent, LittlesLawOverTheSueProfile)
+{
+    // sue: 800 Gb/s, AI Fabric Header framing, credits, LLR, go-back-N end to end; the
+    // knee is near 190 loads (RTT about 550 ns with 250 ns switches).
+    CheckLittlesLawOverProfile("sue");
+}
+
+TEST(RdmaMemoryAgent, LittlesLawOverTheUalinkProfile)
+{
+    // ualink: x4 ports of 200 Gb/s lanes, 640-byte DL flits, credits, link-level retry and
+    // the unreliable responder end to end (its READ responses placed as they arrive).
+    CheckLittlesLawOverProfile("ualink");
 }
 
 TEST(RdmaMemoryAgentDeathTest, BadInputIsAClearError)
@@ -664,4 +687,61 @@ TEST(RdmaMemoryAgent, AllocationsPerOperationEqualAWrite)
         EXPECT_LE(agent2 - agent1, verbs2 - verbs1 + 50);
         EXPECT_GT(verbs1, 0u); // the counter counts
     }
+}
+
+TEST(RdmaMemoryAgent, LostLoadResponseOverUalinkCompletesTimedOut)
+{
+    // The ualink profile without link-level retry, so that a lost frame reaches the
+    // unreliable end-to-end layer: the first load's response is dropped on its way to
+    // accelerator 0, which completes that load with RESPONSE_TIMEOUT after the NIC's
+    // RetransmitTimeout; the second load completes normally. The agent must say which.
+    ScaleUpHelper pod;
+    RdmaHelper rdma;
+    RdmaMemoryAgentHelper agents;
+    pod.SetProfile("ualink");
+    pod.SetLinkRetry(false);
+    pod.SetAccelerators(2);
+    pod.SetPlanes(1);
+    rdma.SetCongestionControl("ns3::RdmaFixedRateCongestionControl");
+    rdma.SetNicAttribute("RetransmitTimeout", TimeValue(MicroSeconds(50)));
+    pod.Install(rdma);
+    agents.Install(pod.GetAccelerators(), rdma);
+    // Drop the first frame longer than 200 bytes (a 256-byte READ response; requests and
+    // credit updates are shorter) that the switch sends to accelerator 0.
+    Ptr<ListErrorModel> em = CreateObject<ListErrorModel>();
+    pod.GetAcceleratorDevice(0, 0)->SetAttribute("ReceiveErrorModel", PointerValue(em));
+    bool dropped = false;
+    pod.GetSwitchDevice(0, 0)->TraceConnectWithoutContext(
+        "PhyTxBegin",
+        Callback<void, Ptr<const Packet>>([&](Ptr<const Packet> p) {
+            if (!dropped && p->GetSize() > 200)
+            {
+                dropped = true;
+                em->SetList({static_cast<uint32_t>(p->GetUid())});
+            }
+        }));
+    OperationLog log;
+    log.Attach(agents.Get(0));
+    Simulator::ScheduleWithContext(pod.GetAccelerator(0)->GetId(), MicroSeconds(10), [&]() {
+        agents.Get(0)->Load(1, 0, 256);
+        agents.Get(0)->Load(1, 256, 256);
+    });
+    Simulator::Stop(MilliSeconds(1)); // credit profiles exchange credits forever
+    Simulator::Run();
+    EXPECT_TRUE(dropped);
+    ASSERT_EQ(log.completed.size(), 2u);
+    uint32_t timedOut = 0;
+    for (const auto& op : log.completed)
+    {
+        if (op.status == RdmaCompletion::RESPONSE_TIMEOUT)
+        {
+            ++timedOut;
+            // given up RetransmitTimeout after the last response landed (the second load's)
+            EXPECT_GE(op.completionTime, MicroSeconds(10 + 50));
+        }
+    }
+    EXPECT_EQ(timedOut, 1u);
+    EXPECT_EQ(agents.Get(0)->GetTimedOut(), 1u);
+    EXPECT_EQ(agents.Get(0)->GetCompleted(), 2u);
+    Simulator::Destroy();
 }
