@@ -619,12 +619,16 @@ uint64_t
 CountAllocations(bool agent, bool load, uint32_t total)
 {
     AgentPod f(2, 1, "roce", 16);
-    auto [qp, peer] = f.rdma.Connect(f.pod.GetAccelerator(0),
-                                     f.pod.GetAccelerator(1),
-                                     "InitiatorDepth",
-                                     UintegerValue(16),
-                                     "ResponderResources",
-                                     UintegerValue(16));
+    // Not a structured binding: the lambdas below capture the queue pair, which C++17 (and
+    // clang 14, the checked build's compiler) does not allow for a structured binding.
+    const Ptr<RdmaQueuePair> qp = f.rdma
+                                      .Connect(f.pod.GetAccelerator(0),
+                                               f.pod.GetAccelerator(1),
+                                               "InitiatorDepth",
+                                               UintegerValue(16),
+                                               "ResponderResources",
+                                               UintegerValue(16))
+                                      .first;
     uint32_t posted = 0;
     auto post = [&]() {
         const uint64_t address = 256ULL * (posted++ % 1024);
