@@ -1005,10 +1005,7 @@ RdmaQueuePair::ReceiveReadRequest(Ptr<Packet> payload, const RdmaBthHeader& bth,
         }
         else
         {
-            NS_ABORT_MSG_IF(std::count_if(m_readResponses.begin(),
-                                          m_readResponses.end(),
-                                          [](const ReadResponse& q) { return !q.again; }) >=
-                                m_responderResources,
+            NS_ABORT_MSG_IF(ReadResponsesHeld() >= m_responderResources,
                             "queue pair " << m_qpn << " received an RDMA READ beyond its "
                                           << "ResponderResources " << m_responderResources
                                           << " (IBTA: the requester's ORD exceeds this IRD)");
@@ -2315,10 +2312,7 @@ RdmaQueuePair::ReceiveAtomicRequest(Ptr<Packet> payload, const RdmaBthHeader& bt
                     "queue pair " << m_qpn << " received an atomic (PSN " << bth.GetPsn()
                                   << ") at VA 0x" << std::hex << va << std::dec
                                   << ", not 8-byte aligned; valid: a multiple of 8");
-    NS_ABORT_MSG_IF(std::count_if(m_readResponses.begin(),
-                                  m_readResponses.end(),
-                                  [](const ReadResponse& q) { return !q.again; }) >=
-                        m_responderResources,
+    NS_ABORT_MSG_IF(ReadResponsesHeld() >= m_responderResources,
                     "queue pair " << m_qpn << " received an atomic beyond its "
                                   << "ResponderResources " << m_responderResources
                                   << " (IBTA: the requester's ORD exceeds this IRD)");
@@ -2417,16 +2411,27 @@ RdmaQueuePair::QueueReRequest(const ReadResponse& r)
     // misses, so they go ahead of the READs still streaming (after the one being sent and
     // the re-requests before them), or they would wait behind a long READ and its timer
     // would expire.
-    auto at = m_readResponses.begin();
-    if (at != m_readResponses.end() && at->nextSeq > at->startSeq)
+    std::size_t at = 0;
+    if (at < m_readResponses.size() && m_readResponses[at].nextSeq > m_readResponses[at].startSeq)
     {
         ++at;
     }
-    while (at != m_readResponses.end() && at->again)
+    while (at < m_readResponses.size() && m_readResponses[at].again)
     {
         ++at;
     }
     m_readResponses.insert(at, r);
+}
+
+uint32_t
+RdmaQueuePair::ReadResponsesHeld() const
+{
+    uint32_t held = 0;
+    for (std::size_t i = 0; i < m_readResponses.size(); ++i)
+    {
+        held += m_readResponses[i].again ? 0 : 1;
+    }
+    return held;
 }
 
 bool
@@ -2439,7 +2444,7 @@ RdmaQueuePair::TxMessage*
 RdmaQueuePair::AcceptSelectiveResponse(uint64_t seq, bool atomic)
 {
     if (m_readsQueued == 0 || seq < m_rs.sndUna || seq >= m_rs.highestSent ||
-        m_responsesLanded.count(seq) != 0)
+        m_responsesLanded.Contains(seq))
     {
         ++m_readResponseDiscards; // a duplicate, late, or of no request outstanding
         return nullptr;
@@ -2452,7 +2457,7 @@ RdmaQueuePair::AcceptSelectiveResponse(uint64_t seq, bool atomic)
         ++m_readResponseDiscards;
         return nullptr;
     }
-    m_responsesLanded.insert(seq);
+    m_responsesLanded.Insert(seq);
     m.lastLanded = Simulator::Now();
     return &m;
 }
@@ -2489,11 +2494,7 @@ RdmaQueuePair::AdvanceSelective()
         const uint64_t end = m.firstSeq + m.numPackets;
         if (RdmaWorkRequest::HasResponse(m.wr.opcode))
         {
-            while (una < end && !m_responsesLanded.empty() && *m_responsesLanded.begin() == una)
-            {
-                m_responsesLanded.erase(m_responsesLanded.begin());
-                ++una;
-            }
+            una = m_responsesLanded.FirstAbsent(una, end);
             if (una < end)
             {
                 break;
@@ -2510,6 +2511,7 @@ RdmaQueuePair::AdvanceSelective()
     }
     uint64_t newlyAcked = 0;
     AdvanceUna(una, newlyAcked);
+    m_responsesLanded.AdvanceBase(m_rs.sndUna);
 }
 
 void
@@ -2544,7 +2546,7 @@ RdmaQueuePair::ResponseTimerExpired()
         for (uint64_t seq = std::max(m.firstSeq, m_rs.sndUna); seq < m.firstSeq + m.numPackets;
              ++seq)
         {
-            m_responsesLanded.insert(seq); // given up: nothing more will land
+            m_responsesLanded.Insert(seq); // given up: nothing more will land
         }
         AdvanceSelective();
     }
@@ -2561,7 +2563,12 @@ RdmaQueuePair::RequestSeen(uint64_t seq) const
     {
         return true;
     }
-    auto it = m_rxRequests.upper_bound(seq);
+    // The last request starting at or below seq.
+    auto it = std::upper_bound(
+        m_rxRequests.begin(),
+        m_rxRequests.end(),
+        seq,
+        [](uint64_t s, const std::pair<uint64_t, uint64_t>& r) { return s < r.first; });
     if (it == m_rxRequests.begin())
     {
         return false;
@@ -2587,12 +2594,26 @@ RdmaQueuePair::RecordRequest(uint64_t seq, uint64_t end)
         m_rxs.expected = std::max(m_rxs.expected, end);
         return;
     }
-    m_rxRequests[seq] = end;
-    while (!m_rxRequests.empty() && m_rxRequests.begin()->first <= m_rxs.expected)
+    auto it = std::lower_bound(
+        m_rxRequests.begin(),
+        m_rxRequests.end(),
+        seq,
+        [](const std::pair<uint64_t, uint64_t>& r, uint64_t s) { return r.first < s; });
+    if (it != m_rxRequests.end() && it->first == seq)
     {
-        m_rxs.expected = std::max(m_rxs.expected, m_rxRequests.begin()->second);
-        m_rxRequests.erase(m_rxRequests.begin());
+        it->second = end;
     }
+    else
+    {
+        m_rxRequests.insert(it, {seq, end});
+    }
+    std::size_t done = 0;
+    while (done < m_rxRequests.size() && m_rxRequests[done].first <= m_rxs.expected)
+    {
+        m_rxs.expected = std::max(m_rxs.expected, m_rxRequests[done].second);
+        ++done;
+    }
+    m_rxRequests.erase(m_rxRequests.begin(), m_rxRequests.begin() + done);
 }
 
 bool

@@ -14,6 +14,7 @@
 #include "rdma-memory.h"
 #include "rdma-net-device.h"
 #include "rdma-path-selector.h"
+#include "rdma-sequence-bitmap.h"
 #include "rdma-transport-endpoint.h"
 #include "rdma-work-request.h"
 
@@ -486,6 +487,9 @@ class RdmaQueuePair : public RdmaTransportEndpoint, private RdmaReceiverOps
     void ReceiveAtomicAck(Ptr<Packet> payload, const RdmaBthHeader& bth);
     /// Responder: an atomic request arrived (seq: its unwrapped PSN).
     void ReceiveAtomicRequest(Ptr<Packet> payload, const RdmaBthHeader& bth, uint64_t seq);
+    /// \return the responder's READs and atomics in m_readResponses that hold a
+    /// ResponderResources slot (re-requests under selective repeat hold none)
+    uint32_t ReadResponsesHeld() const;
     /// Responder: build the Atomic Acknowledge at the front of m_readResponses.
     Ptr<Packet> GetAtomicAck(uint16_t sourcePort);
     /// Responder: the requester went back to seq: drop the responses queued for seq and
@@ -646,12 +650,12 @@ class RdmaQueuePair : public RdmaTransportEndpoint, private RdmaReceiverOps
     uint64_t m_peerMaxReadSize{0x80000000ULL}; //!< the peer's MaxReadSize
     uint32_t m_readsQueued{0};                 //!< READ and atomic work requests queued
     uint32_t m_readsOutstanding{0};            //!< of those, requested and not complete
-    bool m_readGapReported{false}; //!< went back for a missing response since the last one
-    std::deque<ReadResponse> m_readResponses; //!< responder: READs being answered (IRD)
-    bool m_preferResponse{false};             //!< the next packet is a READ response if both wait
-    bool m_ackHeld{false};                    //!< an ACK/NAK waits behind the READ responses
-    uint64_t m_heldAckSeq{0};                 //!< its PSN's sequence
-    uint8_t m_heldAckSyndrome{0};             //!< its syndrome
+    bool m_readGapReported{false};          //!< went back for a missing response since the last one
+    RdmaFifo<ReadResponse> m_readResponses; //!< responder: READs being answered (IRD)
+    bool m_preferResponse{false};           //!< the next packet is a READ response if both wait
+    bool m_ackHeld{false};                  //!< an ACK/NAK waits behind the READ responses
+    uint64_t m_heldAckSeq{0};               //!< its PSN's sequence
+    uint8_t m_heldAckSyndrome{0};           //!< its syndrome
     uint64_t m_readRequestsSent{0};
     uint64_t m_readReRequests{0};
     uint64_t m_readResponsesReceived{0};
@@ -661,14 +665,16 @@ class RdmaQueuePair : public RdmaTransportEndpoint, private RdmaReceiverOps
     uint64_t m_duplicateReadRequests{0};
     uint64_t m_responseTimeouts{0};
     // READ and atomics with selective repeat and in the unreliable mode
-    std::set<uint64_t> m_responsesLanded;      //!< requester: landed above sndUna
-    uint64_t m_sentEnd{0};                     //!< requester, unreliable: messages sent whole
-    Time m_responseSpacing;                    //!< a full READ Response's frame time
-    EventId m_responseTimer;                   //!< requester, unreliable: ResponseTimerExpired
-    std::map<uint64_t, uint64_t> m_rxRequests; //!< responder: executed [start, end) >= expected
-    bool m_requestPlaced{false};               //!< responder: PlaceRequestUnreliable's answer
-    bool m_postedData{false};                  //!< a WRITE or SEND was posted
-    bool m_postedRequest{false};               //!< a READ or atomic was posted
+    RdmaSequenceBitmap m_responsesLanded; //!< requester: landed above sndUna
+    uint64_t m_sentEnd{0};                //!< requester, unreliable: messages sent whole
+    Time m_responseSpacing;               //!< a full READ Response's frame time
+    EventId m_responseTimer;              //!< requester, unreliable: ResponseTimerExpired
+    /// Responder: requests executed above expected, [start, end) by start; a vector
+    /// (at most ResponderResources long) keeps its capacity, so it allocates once.
+    std::vector<std::pair<uint64_t, uint64_t>> m_rxRequests;
+    bool m_requestPlaced{false}; //!< responder: PlaceRequestUnreliable's answer
+    bool m_postedData{false};    //!< a WRITE or SEND was posted
+    bool m_postedRequest{false}; //!< a READ or atomic was posted
 
     // Atomics
     Ptr<RdmaMemory> m_memory;                 //!< the node's memory (responder)

@@ -274,7 +274,7 @@ RdmaSackLossRecovery::RecordSent(uint64_t seq, Time xmitTs)
     if (seq >= m_sbBase + m_sb.size())
     {
         NS_ASSERT_MSG(seq == m_sbBase + m_sb.size(), "new data must be sent in order");
-        m_sb.emplace_back();
+        m_sb.push_back(Segment());
     }
     else
     {

@@ -4,6 +4,7 @@
 #ifndef RDMA_SACK_LOSS_RECOVERY_H
 #define RDMA_SACK_LOSS_RECOVERY_H
 
+#include "rdma-fifo.h"
 #include "rdma-loss-recovery.h"
 
 #include "ns3/traced-callback.h"
@@ -204,7 +205,7 @@ class RdmaSackLossRecovery : public RdmaLossRecovery
     uint32_t m_unackedPackets{0};  //!< packets since the last ACK
 
     // scoreboard
-    std::deque<Segment> m_sb;       //!< entries of [m_sbBase, highestSent)
+    RdmaFifo<Segment> m_sb;         //!< entries of [m_sbBase, highestSent)
     uint64_t m_sbBase{0};           //!< sequence of m_sb.front()
     uint64_t m_head{NONE};          //!< oldest transmission in flight
     uint64_t m_tail{NONE};          //!< newest transmission in flight

@@ -17,14 +17,6 @@
 using namespace ns3;
 using namespace ns3::rdmatest;
 
-namespace ns3::rdmatest
-{
-/// Arm or disarm the operator new counter of the test binary (rdma-cc-allocation-test.cc).
-void SetCountingAllocations(bool on);
-/// \return the operator new calls counted since the last call; resets the count
-uint64_t TakeCountedAllocations();
-} // namespace ns3::rdmatest
-
 namespace
 {
 

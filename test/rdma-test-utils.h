@@ -27,6 +27,12 @@ namespace ns3
 namespace rdmatest
 {
 
+/// Arm or disarm the test binary's operator new counter (defined in
+/// rdma-cc-allocation-test.cc, which replaces the global operator new).
+void SetCountingAllocations(bool on);
+/// \return the operator new calls counted since the last call; resets the count
+uint64_t TakeCountedAllocations();
+
 /// Bytes per data packet besides the payload on the wire: Ethernet 14 + IPv4 20 + UDP 8 +
 /// BTH 12 + ICRC 4 + FCS 4 + preamble/SFD 8 + inter-frame gap 12.
 /// Derived here independently; the model's one definition must agree.
