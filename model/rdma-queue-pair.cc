@@ -743,7 +743,15 @@ RdmaQueuePair::GetReadRequest(TxMessage& m, uint64_t seq, uint16_t sourcePort)
     // the message from the matching byte on (§9.7.5.1: VA and length adjusted), or, with
     // selective repeat, for the lost run of responses only (IRN).
     const uint64_t offset = std::min<uint64_t>(m.wr.length, (seq - m.firstSeq) * m_params.mtu);
-    const uint64_t end = m_lr->GetRequestEnd(m_rs, seq, m.firstSeq + m.numPackets);
+    const uint64_t messageEnd = m.firstSeq + m.numPackets;
+    const uint64_t end = m_lr->GetRequestEnd(m_rs, seq, messageEnd);
+    // The loss recovery is pluggable: a range outside the READ would mark sequences of
+    // other messages (or none yet sent) as requested.
+    NS_ABORT_MSG_IF(end <= seq || end > messageEnd,
+                    m_lr->GetName()
+                        << "::GetRequestEnd returned " << end
+                        << " for a READ Request from sequence " << seq << " on queue pair " << m_qpn
+                        << "; valid: " << seq + 1 << ".." << messageEnd);
     const uint64_t endOffset = std::min<uint64_t>(m.wr.length, (end - m.firstSeq) * m_params.mtu);
     Ptr<Packet> p = Create<Packet>(RdmaIcrcTrailer::SIZE);
     RdmaBthHeader& bth = m_txBth;

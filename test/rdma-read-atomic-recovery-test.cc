@@ -576,3 +576,51 @@ TEST(RdmaReadAtomicRecovery, ReadAllocatesNoMoreThanAWriteUnderEveryRecovery)
     }
     EXPECT_LE(reads[SACK], reads[GO_BACK_N] + 250);
 }
+
+namespace
+{
+
+/// A selective-repeat recovery whose READ Requests overreach the READ by two responses:
+/// a faulty pluggable loss recovery, which the queue pair must refuse.
+class OverreachingRequestEnd : public RdmaSackLossRecovery
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::rdmatest::OverreachingRequestEnd")
+                                .SetParent<RdmaSackLossRecovery>()
+                                .SetGroupName("Rdma")
+                                .AddConstructor<OverreachingRequestEnd>();
+        return tid;
+    }
+
+    Ptr<RdmaLossRecovery> Fork() override
+    {
+        return CreateObject<OverreachingRequestEnd>();
+    }
+
+    uint64_t GetRequestEnd(const RdmaRecoveryState& state,
+                           uint64_t seq,
+                           uint64_t messageEnd) const override
+    {
+        return RdmaSackLossRecovery::GetRequestEnd(state, seq, messageEnd) + 2;
+    }
+};
+
+NS_OBJECT_ENSURE_REGISTERED(OverreachingRequestEnd);
+
+} // namespace
+
+TEST(RdmaReadAtomicRecoveryDeathTest, RequestRangeOutsideTheReadIsAClearError)
+{
+    // A READ of 8 responses: the faulty recovery asks for sequences 0..10.
+    EXPECT_DEATH(
+        {
+            ReadFlow f("ns3::rdmatest::OverreachingRequestEnd");
+            f.Connect();
+            f.PostRead(8 * MTU);
+            Simulator::Run();
+        },
+        "GetRequestEnd returned 10 for a READ Request from sequence 0 on queue pair [0-9]+; "
+        "valid: 1..8");
+}
