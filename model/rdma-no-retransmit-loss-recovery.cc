@@ -181,12 +181,22 @@ RdmaNoRetransmitLossRecovery::OnPlaceableData(RdmaReceiveState& state,
     lastDelivered |= DeliverInOrderRun(state, rx);
     // As the in-order responder: an ACK every AckInterval arrivals, on AckReq and at a
     // message's end; it stays cumulative (no SACK: the requester never retransmits).
-    if (++m_unackedPackets >= state.ackInterval || packet.ackRequested || lastDelivered)
+    if (!IsRequest(packet.opcode))
+    {
+        ++m_unackedPackets;
+    }
+    if (m_unackedPackets >= state.ackInterval || packet.ackRequested || lastDelivered)
     {
         m_unackedPackets = 0;
         rx.SendAck(state.expected - 1);
     }
     ArmReorderTimer(state);
+}
+
+bool
+RdmaNoRetransmitLossRecovery::IsRequest(uint8_t opcode)
+{
+    return opcode == RC_READ_REQUEST || opcode == RC_FETCH_ADD || opcode == RC_COMPARE_SWAP;
 }
 
 bool
@@ -198,7 +208,9 @@ RdmaNoRetransmitLossRecovery::DeliverInOrderRun(RdmaReceiveState& state, RdmaRec
     {
         RxSlot& s = m_rxSlots[state.expected % window];
         s.present = false;
-        lastDelivered |= RdmaBthHeader::IsLastOrOnly(s.opcode);
+        // A READ Request or an atomic ends a message too, but its responses acknowledge it
+        // (IBTA vol. 1 §9.7.5.1): it asks for no ACK.
+        lastDelivered |= RdmaBthHeader::IsLastOrOnly(s.opcode) && !IsRequest(s.opcode);
         rx.Deliver(state.expected, s.opcode, s.bytes, s.arrival); // advances state.expected
         state.expected += s.span - 1;                             // a READ Request's other PSNs
     }

@@ -91,6 +91,10 @@ class RdmaNoRetransmitLossRecovery : public RdmaLossRecovery
         uint64_t span{1};    //!< PSNs it takes (a READ Request: its responses')
     };
 
+    /// \param opcode a BTH opcode
+    /// \return true for a READ Request or an atomic: its responses acknowledge it
+    static bool IsRequest(uint8_t opcode);
+
     /// \return true if the in-order run delivered from state.expected held a message's last packet
     bool DeliverInOrderRun(RdmaReceiveState& state, RdmaReceiverOps& rx);
     /**

@@ -624,3 +624,36 @@ TEST(RdmaReadAtomicRecoveryDeathTest, RequestRangeOutsideTheReadIsAClearError)
         "GetRequestEnd returned 10 for a READ Request from sequence 0 on queue pair [0-9]+; "
         "valid: 1..8");
 }
+
+TEST(RdmaReadAtomicRecovery, ReadRequestsAreAnsweredByTheirResponsesNotAcknowledged)
+{
+    // IBTA vol. 1 §9.7.5.1: a READ's responses carry the AETH that acknowledges it; the
+    // responder sends no ACK for the request. 10 READs of 4 packets from host 1: host 0
+    // sends exactly the 40 responses, under go-back-N, with the in-order unreliable
+    // responder and with its reorder window (which took a placed READ Request for the end
+    // of a message and acknowledged it: 50 frames).
+    for (uint32_t window : {0u, 1u, 64u})
+    {
+        SCOPED_TRACE("window " + std::to_string(window));
+        ReadFlow f(window == 0 ? GO_BACK_N : UNRELIABLE);
+        if (window > 0)
+        {
+            f.star.rdma.SetLossRecovery(UNRELIABLE,
+                                        "ReorderWindow",
+                                        UintegerValue(window == 1 ? 0 : window));
+        }
+        f.Connect();
+        for (uint64_t i = 0; i < 10; ++i)
+        {
+            f.PostRead(4 * MTU, i);
+        }
+        Simulator::Run();
+        const Ptr<RdmaNetDevice> dev =
+            DynamicCast<RdmaNetDevice>(f.star.hosts.Get(0)->GetDevice(0));
+        ASSERT_TRUE(dev);
+        EXPECT_EQ(f.log.sends.size(), 10u);
+        EXPECT_EQ(f.requester->GetBytesRead(), 40u * MTU);
+        EXPECT_EQ(dev->GetTxFrames(), 40u);
+        Simulator::Destroy();
+    }
+}
