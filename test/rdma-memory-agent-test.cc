@@ -651,13 +651,9 @@ CountAllocations(bool agent, bool load, uint32_t total)
             post();
         }
     });
-    TakeCountedAllocations();
-    SetCountingAllocations(true);
-    Simulator::Run();
-    SetCountingAllocations(false);
+    const uint64_t allocations = RunCountingAllocations();
     EXPECT_EQ(posted, total);
-    Simulator::Destroy();
-    return TakeCountedAllocations();
+    return allocations;
 }
 
 } // namespace

@@ -537,13 +537,9 @@ CountAllocations(const std::string& lossRecovery, bool read, uint32_t total)
             post();
         }
     });
-    TakeCountedAllocations();
-    SetCountingAllocations(true);
-    Simulator::Run();
-    SetCountingAllocations(false);
+    const uint64_t allocations = RunCountingAllocations();
     EXPECT_EQ(posted, total);
-    Simulator::Destroy();
-    return TakeCountedAllocations();
+    return allocations;
 }
 
 } // namespace

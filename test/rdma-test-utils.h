@@ -33,6 +33,20 @@ void SetCountingAllocations(bool on);
 /// \return the operator new calls counted since the last call; resets the count
 uint64_t TakeCountedAllocations();
 
+/// Run the simulation with the operator new counter armed, then destroy it.
+/// \return the allocations made while it ran
+inline uint64_t
+RunCountingAllocations()
+{
+    TakeCountedAllocations();
+    SetCountingAllocations(true);
+    Simulator::Run();
+    SetCountingAllocations(false);
+    const uint64_t allocations = TakeCountedAllocations();
+    Simulator::Destroy();
+    return allocations;
+}
+
 /// Bytes per data packet besides the payload on the wire: Ethernet 14 + IPv4 20 + UDP 8 +
 /// BTH 12 + ICRC 4 + FCS 4 + preamble/SFD 8 + inter-frame gap 12.
 /// Derived here independently; the model's one definition must agree.
