@@ -367,6 +367,7 @@ TEST(RdmaReadAtomicRecovery, MixedOperationsOnOneSackQueuePairCompleteInPostingO
         {
             PostMixed(f, ops[i], i, 4 * MTU);
         }
+        Simulator::Stop(Seconds(1)); // a broken queue pair would retransmit forever
         Simulator::Run();
         ASSERT_EQ(f.log.sends.size(), ops.size());
         for (uint64_t i = 0; i < ops.size(); ++i)
@@ -492,6 +493,59 @@ TEST(RdmaReadAtomicRecovery, LossyMixedOperationsOnOneSackQueuePairCompleteExact
     EXPECT_GT(f.requester->GetReadReRequests(), 0u);
     EXPECT_GT(resent, 0u);
     EXPECT_EQ(f.responder->GetAtomicReplayMisses(), 0u);
+    Simulator::Destroy();
+}
+
+TEST(RdmaReadAtomicRecovery, ReadLongerThanTheReorderBitmapMixesWithWritesUnderLoss)
+{
+    // A READ of 1 MB (1024 response PSNs, twice the responder's 512-packet reorder bitmap)
+    // between WRITEs of 64 KB, then a READ of 4 KB and a Fetch & Add, on one
+    // selective-repeat queue pair with 2 % of the frames each host receives lost: the
+    // request's slot spans its 1024 PSNs, so the responder's cumulative point passes the
+    // READ once executed, and the WRITE after it (beyond the bitmap until then) waits at
+    // the requester (MaxOutstanding) instead of being dropped. All complete in order.
+    RngSeedManager::SetSeed(9);
+    const std::vector<std::pair<RdmaWorkRequest::Opcode, uint64_t>> ops = {
+        {RdmaWorkRequest::WRITE, 64 * MTU},
+        {RdmaWorkRequest::READ, 1024 * MTU},
+        {RdmaWorkRequest::WRITE, 64 * MTU},
+        {RdmaWorkRequest::READ, 4 * MTU},
+        {RdmaWorkRequest::FETCH_ADD, 8}};
+    ReadFlow f(SACK);
+    RdmaLossHelper loss;
+    NetDeviceContainer hostDevices;
+    hostDevices.Add(f.star.HostDevice(0));
+    hostDevices.Add(f.star.HostDevice(1));
+    loss.Install("uniform:0.02", hostDevices);
+    loss.AssignStreams(41);
+    f.Connect();
+    for (uint64_t i = 0; i < ops.size(); ++i)
+    {
+        // PostRead places READ i at 0x1000000 + i x its length: distinct buffers here.
+        PostMixed(f, ops[i].first, i, ops[i].second);
+    }
+    Simulator::Stop(Seconds(1));
+    Simulator::Run();
+    ASSERT_EQ(f.log.sends.size(), ops.size());
+    for (uint64_t i = 0; i < ops.size(); ++i)
+    {
+        EXPECT_EQ(f.log.sends[i].wrId, i);
+        EXPECT_EQ(f.log.sends[i].status, RdmaCompletion::SUCCESS);
+    }
+    EXPECT_TRUE(f.Tiles(0x1000000 + 1 * 1024 * MTU, 1024 * MTU));
+    EXPECT_TRUE(f.Tiles(0x1000000 + 3 * 4 * MTU, 4 * MTU));
+    EXPECT_EQ(f.requester->GetBytesRead(), 1028u * MTU);
+    EXPECT_EQ(f.log.sends[4].atomicOriginal, 0u);
+    EXPECT_EQ(f.responder->GetBytesReceived(), 128u * MTU);
+    const uint64_t lost =
+        f.star.HostDevice(0)->GetRxDropCount() + f.star.HostDevice(1)->GetRxDropCount();
+    std::cout << "SACK, 1 MB READ between 64 KB WRITEs, 2 % loss: " << lost << " frames lost, "
+              << f.requester->GetRetransmissions() << " WRITE packets sent again, "
+              << f.requester->GetReadReRequests() << " READ re-requests, "
+              << f.responder->GetReorderWindowDrops() << " bitmap drops, done at "
+              << f.log.sends.back().completionTime.As(Time::US) << "\n";
+    EXPECT_GT(lost, 10u);
+    EXPECT_GT(f.requester->GetReadReRequests(), 0u);
     Simulator::Destroy();
 }
 
