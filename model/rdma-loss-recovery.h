@@ -67,6 +67,13 @@ struct RdmaAckInfo
     uint64_t responseSeq{NO_RESPONSE};
     /// responseSeq's "none"
     static constexpr uint64_t NO_RESPONSE = ~uint64_t(0);
+    /// Selective repeat, READ or atomics mixed with WRITE or SEND: the responder's own
+    /// cumulative point (the ACK's PSN + 1) when it lies beyond cumAck, because the queue
+    /// pair holds cumAck at a READ or atomic whose responses have not all landed (an ACK
+    /// does not complete those). Every sequence before it that is not a response PSN was
+    /// delivered, and bit i of the SACK bitmap reports peerCumAck + 1 + i. 0: the same as
+    /// cumAck (pure WRITE/SEND, or no READ or atomic outstanding).
+    uint64_t peerCumAck{0};
 };
 
 /**
@@ -99,8 +106,9 @@ struct RdmaRxPacket
     uint32_t bytes{0};        //!< payload bytes
     uint64_t address{0};      //!< WRITE: RETH virtual address; SEND: offset in the message
     bool ackRequested{false}; //!< BTH AckReq
-    /// PSNs the packet takes: 1, or for a READ Request the PSNs of its responses (the
-    /// unreliable responder places a request as one slot that spans them)
+    /// PSNs the packet takes: 1, or for a READ Request the PSNs of its responses (a
+    /// responder that places out of order takes a request as one slot that spans them:
+    /// IBTA vol. 1 §9.4.3, a READ Request consumes one PSN per response)
     uint64_t span{1};
 };
 

@@ -327,19 +327,6 @@ RdmaQueuePair::PostSend(const RdmaWorkRequest& wr)
     NS_ABORT_MSG_IF(wr.length > 0x80000000ULL,
                     "work request length " << wr.length
                                            << " exceeds the IBTA maximum message size 2^31");
-    if (RdmaWorkRequest::HasResponse(wr.opcode))
-    {
-        m_postedRequest = true;
-    }
-    else
-    {
-        m_postedData = true;
-    }
-    NS_ABORT_MSG_IF(m_selective && !m_unreliable && m_postedRequest && m_postedData,
-                    "queue pair " << m_qpn << " mixes READ or atomics with WRITE or SEND under "
-                                  << "selective repeat (" << m_lr->GetName()
-                                  << "); valid: READ and atomics only, or WRITE and SEND only, "
-                                  << "on one selective-repeat queue pair (use two queue pairs)");
     if (wr.opcode == RdmaWorkRequest::READ)
     {
         NS_ABORT_MSG_IF(m_restartOnGap,
@@ -1017,8 +1004,7 @@ RdmaQueuePair::ReceiveReadRequest(Ptr<Packet> payload, const RdmaBthHeader& bth,
                             "queue pair " << m_qpn << " received an RDMA READ beyond its "
                                           << "ResponderResources " << m_responderResources
                                           << " (IBTA: the requester's ORD exceeds this IRD)");
-            if (m_unreliable && m_selective &&
-                !PlaceRequestUnreliable(seq, packets, bth.GetOpcode()))
+            if (m_selective && !PlaceRequest(seq, packets, bth.GetOpcode()))
             {
                 return;
             }
@@ -1238,7 +1224,7 @@ RdmaQueuePair::CompleteSent(uint64_t end)
     if (m_readsQueued != 0)
     {
         // A READ or atomic before end completes when its responses land, not on send.
-        m_sentEnd = std::max(m_sentEnd, end);
+        m_dataEnd = std::max(m_dataEnd, end);
         const uint64_t before = m_rs.sndUna;
         AdvanceSelective();
         if (m_rs.sndUna > before)
@@ -1364,12 +1350,21 @@ RdmaQueuePair::ReceiveAck(const RdmaBthHeader& bth, const RdmaAethHeader& aeth, 
             NS_LOG_WARN("qp " << m_qpn << " ignores an ACK for unsent seq " << cum - 1);
             return;
         }
+        const bool mixed = m_selective && !m_unreliable && m_readsQueued != 0;
+        if (mixed)
+        {
+            // WRITE and SEND messages up to the responder's cumulative point complete once
+            // every READ and atomic before them has (AdvanceSelective).
+            m_dataEnd = std::max(m_dataEnd, cum);
+        }
         if (m_readsQueued != 0 && cum > FirstMissingReadResponse())
         {
             if (SelectiveRequests())
             {
                 // The responder executed a READ or atomic whose response has not landed:
-                // the responses complete it, not this ACK. Acknowledge what precedes it.
+                // the responses complete it, not this ACK (IRN: a response PSN is delivered
+                // by its response). Acknowledge what precedes it.
+                info.peerCumAck = cum;
                 cum = FirstMissingReadResponse();
             }
             else
@@ -1388,6 +1383,14 @@ RdmaQueuePair::ReceiveAck(const RdmaBthHeader& bth, const RdmaAethHeader& aeth, 
         }
         info.cumAck = cum;
         fb.advanced = AdvanceUna(cum, fb.ackedBytes);
+        if (mixed)
+        {
+            // READs and atomics whose responses all landed, and the WRITEs and SENDs after
+            // them this ACK covers, complete now, in posting order.
+            uint64_t more = 0;
+            fb.advanced |= AdvanceSelective(more);
+            fb.ackedBytes += more;
+        }
         fb.duplicate = info.duplicate || (!fb.advanced && !info.sack);
         m_lr->OnAck(m_rs, info);
     }
@@ -1714,10 +1717,12 @@ RdmaQueuePair::ReceiveDataSelective(Ptr<Packet> payload, const RdmaBthHeader& bt
 void
 RdmaQueuePair::SendAck(uint64_t seq, uint8_t syndrome, const RdmaSackHeader* sack)
 {
-    if (!m_readResponses.empty())
+    if (!m_readResponses.empty() && !(m_selective && !m_unreliable))
     {
         // Responses leave in PSN order (IBTA vol. 1 §9.7.5): an ACK or NAK of a later PSN
-        // waits for the READ responses queued before it; the latest one is kept.
+        // waits for the READ responses queued before it; the latest one is kept. Selective
+        // repeat sends its ACK (and SACK bitmap) at once: there the requester completes a
+        // READ or atomic by its responses only, never by an ACK that passes it (IRN).
         m_ackHeld = true;
         m_heldAckSeq = seq;
         m_heldAckSyndrome = syndrome;
@@ -2327,10 +2332,9 @@ RdmaQueuePair::ReceiveAtomicRequest(Ptr<Packet> payload, const RdmaBthHeader& bt
     NS_ABORT_MSG_IF(!m_memory,
                     "queue pair " << m_qpn
                                   << " received an atomic but has no RdmaMemory (SetMemory)");
-    if (selective && m_unreliable && m_selective &&
-        !PlaceRequestUnreliable(seq, 1, bth.GetOpcode()))
+    if (m_selective && !PlaceRequest(seq, 1, bth.GetOpcode()))
     {
-        return; // after its hole was given up: not executed
+        return; // beyond the reorder bitmap, or after its hole was given up: not executed
     }
     const uint64_t original =
         bth.GetOpcode() == RC_FETCH_ADD
@@ -2496,6 +2500,13 @@ RdmaQueuePair::SelectiveResponseLanded(uint64_t seq)
 void
 RdmaQueuePair::AdvanceSelective()
 {
+    uint64_t newlyAcked = 0;
+    AdvanceSelective(newlyAcked);
+}
+
+bool
+RdmaQueuePair::AdvanceSelective(uint64_t& newlyAcked)
+{
     uint64_t una = m_rs.sndUna;
     for (const TxMessage& m : m_txMessages)
     {
@@ -2508,18 +2519,18 @@ RdmaQueuePair::AdvanceSelective()
                 break;
             }
         }
-        else if (m_unreliable && m_sentEnd >= end)
+        else if (m_dataEnd >= end)
         {
-            una = end; // unreliable: complete once sent whole
+            una = end; // unreliable: sent whole; selective repeat: acknowledged
         }
         else
         {
             break;
         }
     }
-    uint64_t newlyAcked = 0;
-    AdvanceUna(una, newlyAcked);
+    const bool advanced = AdvanceUna(una, newlyAcked);
     m_responsesLanded.AdvanceBase(m_rs.sndUna);
+    return advanced;
 }
 
 void
@@ -2615,17 +2626,19 @@ RdmaQueuePair::RecordRequest(uint64_t seq, uint64_t end)
     {
         m_rxRequests.insert(it, {seq, end});
     }
+    // The loss recovery's reorder bitmap took the request's PSNs (PlaceRequest) and moves
+    // m_rxs.expected over them with the WRITE and SEND packets: only the requests still
+    // above it are kept, for RequestSeen (a re-request inside one of them).
     std::size_t done = 0;
-    while (done < m_rxRequests.size() && m_rxRequests[done].first <= m_rxs.expected)
+    while (done < m_rxRequests.size() && m_rxRequests[done].second <= m_rxs.expected)
     {
-        m_rxs.expected = std::max(m_rxs.expected, m_rxRequests[done].second);
         ++done;
     }
     m_rxRequests.erase(m_rxRequests.begin(), m_rxRequests.begin() + done);
 }
 
 bool
-RdmaQueuePair::PlaceRequestUnreliable(uint64_t seq, uint64_t span, uint8_t opcode)
+RdmaQueuePair::PlaceRequest(uint64_t seq, uint64_t span, uint8_t opcode)
 {
     RdmaRxPacket packet;
     packet.seq = seq;

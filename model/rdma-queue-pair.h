@@ -464,8 +464,15 @@ class RdmaQueuePair : public RdmaTransportEndpoint, private RdmaReceiverOps
     /// Responder, selective repeat: queue a re-request's responses (or an atomic's replay)
     /// ahead of the READs still streaming.
     void QueueReRequest(const ReadResponse& r);
-    /// Requester, selective repeat or unreliable mode: advance sndUna over every response
-    /// landed in order (and, unreliable, over the WRITE and SEND messages sent whole).
+    /**
+     * Requester, selective repeat or unreliable mode: advance sndUna over every response
+     * landed in order and over the WRITE and SEND messages before m_dataEnd (unreliable:
+     * sent whole; selective repeat: acknowledged by the responder), completing in order.
+     * \param[out] newlyAcked payload bytes sndUna passed
+     * \return true if sndUna advanced
+     */
+    bool AdvanceSelective(uint64_t& newlyAcked);
+    /// AdvanceSelective, its bytes not needed.
     void AdvanceSelective();
     /// Requester, unreliable mode: give up the READs and atomics whose responses have not
     /// all come within RetransmitTimeout of their request (RESPONSE_TIMEOUT).
@@ -475,11 +482,13 @@ class RdmaQueuePair : public RdmaTransportEndpoint, private RdmaReceiverOps
     /// Responder, selective repeat: the request [seq, end) was executed: remember it.
     void RecordRequest(uint64_t seq, uint64_t end);
     /**
-     * Responder, unreliable mode with a reorder bitmap: hand a request's PSNs to the loss
-     * recovery as one slot (RdmaRxPacket::span).
-     * \return false if it came after its hole was given up (not executed)
+     * Responder whose loss recovery places out of order (selective repeat, the unreliable
+     * mode with a reorder bitmap): hand a request's PSNs to the loss recovery as one slot
+     * (RdmaRxPacket::span), in the receive sequence of the WRITE and SEND packets.
+     * \return false if it was not placed (beyond the reorder bitmap, or after its hole was
+     *         given up): not executed
      */
-    bool PlaceRequestUnreliable(uint64_t seq, uint64_t span, uint8_t opcode);
+    bool PlaceRequest(uint64_t seq, uint64_t span, uint8_t opcode);
     /// \return true if the responder executes requests by the selective rules (selective
     /// repeat or unreliable mode): on arrival, whatever their order
     bool SelectiveRequests() const;
@@ -666,15 +675,16 @@ class RdmaQueuePair : public RdmaTransportEndpoint, private RdmaReceiverOps
     uint64_t m_responseTimeouts{0};
     // READ and atomics with selective repeat and in the unreliable mode
     RdmaSequenceBitmap m_responsesLanded; //!< requester: landed above sndUna
-    uint64_t m_sentEnd{0};                //!< requester, unreliable: messages sent whole
-    Time m_responseSpacing;               //!< a full READ Response's frame time
-    EventId m_responseTimer;              //!< requester, unreliable: ResponseTimerExpired
+    /// Requester with READ or atomics queued: WRITE and SEND messages ending at or before it
+    /// may complete, in order (unreliable: sent whole; selective repeat: the responder's
+    /// cumulative ACK passed them)
+    uint64_t m_dataEnd{0};
+    Time m_responseSpacing;  //!< a full READ Response's frame time
+    EventId m_responseTimer; //!< requester, unreliable: ResponseTimerExpired
     /// Responder: requests executed above expected, [start, end) by start; a vector
     /// (at most ResponderResources long) keeps its capacity, so it allocates once.
     std::vector<std::pair<uint64_t, uint64_t>> m_rxRequests;
-    bool m_requestPlaced{false}; //!< responder: PlaceRequestUnreliable's answer
-    bool m_postedData{false};    //!< a WRITE or SEND was posted
-    bool m_postedRequest{false}; //!< a READ or atomic was posted
+    bool m_requestPlaced{false}; //!< responder: PlaceRequest's answer
 
     // Atomics
     Ptr<RdmaMemory> m_memory;                 //!< the node's memory (responder)

@@ -28,6 +28,13 @@ namespace
 constexpr int32_t REO_WND_PERSIST = 16;
 /// Largest retransmission timeout backoff exponent.
 constexpr uint32_t MAX_BACKOFF = 10;
+
+/// \return true for a READ Request or an atomic request (BTH opcode)
+bool
+IsRequest(uint8_t opcode)
+{
+    return opcode == RC_READ_REQUEST || opcode == RC_COMPARE_SWAP || opcode == RC_FETCH_ADD;
+}
 } // namespace
 
 TypeId
@@ -336,6 +343,7 @@ RdmaSackLossRecovery::OnRequestSent(RdmaRecoveryState& state,
     for (uint64_t seq = first; seq < end; ++seq)
     {
         RecordSent(seq, now + responseSpacing * int64_t(seq - first));
+        At(seq).response = true; // delivered by its response only, never by an ACK
         LinkSorted(seq);
     }
     AfterSent(state, first, retransmission);
@@ -452,11 +460,33 @@ RdmaSackLossRecovery::OnAck(RdmaRecoveryState& state, const RdmaAckInfo& ack)
     }
     m_sbBase = std::max(m_sbBase, state.sndUna);
 
-    // Selective part: bit i reports cumAck + 1 + i.
+    // The responder's cumulative point beyond the queue pair's (held at a READ or atomic
+    // whose responses have not all landed): the WRITE and SEND packets before it arrived.
+    // A response PSN counts at the responder once the request executed, not here: only
+    // its landed response delivers it (IRN, §4.2).
+    const uint64_t sackBase = std::max(ack.cumAck, ack.peerCumAck);
+    if (ack.peerCumAck > m_sbBase)
+    {
+        const uint64_t end = std::min(ack.peerCumAck, m_sbBase + m_sb.size());
+        for (uint64_t seq = std::max(m_sbBase, m_peerCumDone); seq < end; ++seq)
+        {
+            Segment& s = At(seq);
+            if (!s.sacked && !s.response)
+            {
+                s.sacked = true;
+                ++m_sackedCount;
+                Deliver(seq, s);
+                consider(seq, s);
+            }
+        }
+        m_peerCumDone = std::max(m_peerCumDone, end);
+    }
+
+    // Selective part: bit i reports sackBase + 1 + i.
     if (ack.sack)
     {
         const std::vector<uint32_t>& words = ack.sack->GetWords();
-        const uint64_t first = ack.cumAck + 1;
+        const uint64_t first = sackBase + 1;
         const uint64_t end = m_sbBase + m_sb.size();
         for (std::size_t w = 0; w < words.size(); ++w)
         {
@@ -480,7 +510,7 @@ RdmaSackLossRecovery::OnAck(RdmaRecoveryState& state, const RdmaAckInfo& ack)
                     break;
                 }
                 Segment& s = At(seq);
-                if (!s.sacked)
+                if (!s.sacked && !s.response)
                 {
                     s.sacked = true;
                     ++m_sackedCount;
@@ -820,22 +850,29 @@ RdmaSackLossRecovery::OnPlaceableData(RdmaReceiveState& state,
         return;
     }
     const bool outOfOrder = seq > state.expected;
+    const bool request = IsRequest(packet.opcode);
     RxSlot& slot = m_rxSlots[seq % window];
     slot.present = true;
     slot.opcode = packet.opcode;
-    slot.bytes = packet.bytes;
+    slot.bytes = request ? static_cast<uint32_t>(packet.span) : packet.bytes;
     slot.arrival = Simulator::Now();
     rx.Place(packet, outOfOrder);
-    m_rxHighest = std::max(m_rxHighest, seq + 1);
+    m_rxHighest = std::max(m_rxHighest, seq + (request ? packet.span : 1));
 
     // Deliver what is now in order, completing messages in order.
     bool lastDelivered = false;
-    while (state.expected < m_rxHighest && m_rxSlots[state.expected % window].present)
+    const bool dataDelivered = DeliverInOrderRun(state, rx, lastDelivered);
+    if (request)
     {
-        RxSlot& s = m_rxSlots[state.expected % window];
-        s.present = false;
-        lastDelivered |= RdmaBthHeader::IsLastOrOnly(s.opcode);
-        rx.Deliver(state.expected, s.opcode, s.bytes, s.arrival); // advances state.expected
+        // A READ or atomic request is acknowledged by its responses; an ACK only tells the
+        // requester of WRITE or SEND packets it let through (the cumulative point moved
+        // over data that waited behind it).
+        if (dataDelivered)
+        {
+            m_unackedPackets = 0;
+            SendSack(state, rx, seq, false);
+        }
+        return;
     }
     const bool holes = m_rxHighest > state.expected;
     if (++m_unackedPackets >= state.ackInterval || packet.ackRequested || lastDelivered || holes ||
@@ -844,6 +881,32 @@ RdmaSackLossRecovery::OnPlaceableData(RdmaReceiveState& state,
         m_unackedPackets = 0;
         SendSack(state, rx, seq, false);
     }
+}
+
+bool
+RdmaSackLossRecovery::DeliverInOrderRun(RdmaReceiveState& state,
+                                        RdmaReceiverOps& rx,
+                                        bool& lastDelivered)
+{
+    const uint64_t window = m_rxSlots.size();
+    bool dataDelivered = false;
+    while (state.expected < m_rxHighest && m_rxSlots[state.expected % window].present)
+    {
+        RxSlot& s = m_rxSlots[state.expected % window];
+        s.present = false;
+        if (IsRequest(s.opcode))
+        {
+            // IBTA vol. 1 §9.4.3: an executed request's PSNs, one per response, are received.
+            const uint64_t seq = state.expected;
+            rx.Deliver(seq, s.opcode, 0, s.arrival);
+            state.expected = seq + s.bytes;
+            continue;
+        }
+        dataDelivered = true;
+        lastDelivered |= RdmaBthHeader::IsLastOrOnly(s.opcode);
+        rx.Deliver(state.expected, s.opcode, s.bytes, s.arrival); // advances state.expected
+    }
+    return dataDelivered;
 }
 
 void
@@ -855,9 +918,20 @@ RdmaSackLossRecovery::SendSack(const RdmaReceiveState& state,
     RdmaSackHeader sack;
     sack.SetDuplicate(duplicate);
     const uint64_t window = m_rxSlots.size();
-    for (uint64_t s = state.expected + 1; s < m_rxHighest; ++s)
+    // Slots exist for [expected, expected + window); an executed request's slot reports its
+    // whole span (up to the bitmap's end).
+    const uint64_t end = std::min(m_rxHighest, state.expected + window);
+    uint64_t s = state.expected + 1;
+    while (s < end)
     {
-        if (m_rxSlots[s % window].present)
+        const RxSlot& slot = m_rxSlots[s % window];
+        if (!slot.present)
+        {
+            ++s;
+            continue;
+        }
+        const uint64_t spanEnd = IsRequest(slot.opcode) ? std::min(s + slot.bytes, end) : s + 1;
+        for (; s < spanEnd; ++s)
         {
             sack.SetReceived(static_cast<uint32_t>(s - state.expected - 1));
         }

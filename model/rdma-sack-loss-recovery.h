@@ -65,6 +65,15 @@ namespace ns3
  * (GetRequestEnd: the run of entries marked lost), VA and length adjusted; the responder executes
  * READ Requests idempotently. An atomic is one entry: its request is sent again with the same PSN
  * and answered from the responder's replay cache.
+ *
+ * READ and atomics mix with WRITE and SEND on one queue pair, as on any IBTA RC queue pair
+ * and in IRN. The responder takes an executed request's PSNs (IBTA vol. 1 §9.4.3: one per
+ * response) in the same reorder bitmap as the data packets, as one slot that spans them, so
+ * its cumulative ACK passes an executed READ and its SACK bitmap reports the READ's PSNs as
+ * received; a request that delivers no data sends no ACK (the responses acknowledge it). The
+ * requester's scoreboard marks response entries: neither the cumulative part of an ACK nor a
+ * SACK bit delivers one (RdmaAckInfo::peerCumAck), only its landed response does, so a lost
+ * response is still found lost and re-requested.
  */
 class RdmaSackLossRecovery : public RdmaLossRecovery
 {
@@ -129,7 +138,7 @@ class RdmaSackLossRecovery : public RdmaLossRecovery
     {
         bool present{false}; //!< placed, not yet delivered in order
         uint8_t opcode{0};   //!< BTH opcode
-        uint32_t bytes{0};   //!< payload bytes
+        uint32_t bytes{0};   //!< payload bytes; a READ or atomic request: the PSNs it spans
         Time arrival;        //!< arrival time
     };
 
@@ -152,6 +161,7 @@ class RdmaSackLossRecovery : public RdmaLossRecovery
         bool lost{false};          //!< marked lost, waiting for retransmission
         bool retransmitted{false}; //!< transmitted more than once
         bool linked{false};        //!< in the transmission-order list
+        bool response{false};      //!< a READ Response or Atomic Acknowledge PSN
     };
 
     /// \return the scoreboard entry of seq (must be outstanding)
@@ -204,6 +214,16 @@ class RdmaSackLossRecovery : public RdmaLossRecovery
     uint64_t m_rxHighest{0};       //!< one past the highest sequence placed
     uint32_t m_unackedPackets{0};  //!< packets since the last ACK
 
+    /**
+     * Responder: deliver what is in order from state.expected (a request's slot passes its
+     * whole span).
+     * \param state the responder's sequence state
+     * \param rx the responder's replies
+     * \param[out] lastDelivered set if a message's last packet was delivered
+     * \return true if a WRITE or SEND packet was delivered
+     */
+    bool DeliverInOrderRun(RdmaReceiveState& state, RdmaReceiverOps& rx, bool& lastDelivered);
+
     // scoreboard
     RdmaFifo<Segment> m_sb;         //!< entries of [m_sbBase, highestSent)
     uint64_t m_sbBase{0};           //!< sequence of m_sb.front()
@@ -211,6 +231,7 @@ class RdmaSackLossRecovery : public RdmaLossRecovery
     uint64_t m_tail{NONE};          //!< newest transmission in flight
     std::set<uint64_t> m_lostQueue; //!< marked lost, not yet retransmitted
     uint32_t m_sackedCount{0};      //!< entries with sacked set
+    uint64_t m_peerCumDone{0};      //!< peerCumAck entries below it were delivered already
 
     // RACK
     bool m_rackValid{false};

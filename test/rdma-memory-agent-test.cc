@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <gtest/gtest.h>
 #include <map>
+#include <sstream>
 
 using namespace ns3;
 using namespace ns3::rdmatest;
@@ -736,4 +737,141 @@ TEST(RdmaMemoryAgent, LostLoadResponseOverUalinkCompletesTimedOut)
     EXPECT_EQ(agents.Get(0)->GetTimedOut(), 1u);
     EXPECT_EQ(agents.Get(0)->GetCompleted(), 2u);
     Simulator::Destroy();
+}
+
+namespace
+{
+
+/// What agent 0's mixed program to accelerator 1 did over the roce profile with SACK.
+struct MixedAgentRun
+{
+    uint64_t completed{0};  //!< operations completed
+    uint64_t failed{0};     //!< completed with a status other than SUCCESS
+    uint64_t counter{0};    //!< the Fetch & Add word at accelerator 1
+    bool chain{true};       //!< the originals are 0..adds - 1, each once
+    uint64_t storeBytes{0}; //!< WRITE bytes accelerator 1's queue pairs received in order
+    uint64_t lost{0};       //!< frames the accelerators' devices dropped
+    uint64_t resent{0};     //!< WRITE packets, READ re-requests and atomics sent again
+    std::string recovery;   //!< agent 0's queue pair's loss recovery
+};
+
+/**
+ * Agent 0 (MaxOutstanding 32) issues 300 operations to accelerator 1 at once: a 256-byte
+ * store, a 256-byte load and a Fetch & Add of 1, in turn, on one queue pair, over the roce
+ * profile with RdmaSackLossRecovery; `loss` of the frames each accelerator receives is lost.
+ */
+MixedAgentRun
+RunMixedAgent(double loss)
+{
+    ScaleUpHelper pod;
+    RdmaHelper rdma;
+    RdmaMemoryAgentHelper agents;
+    pod.SetProfile("roce");
+    pod.SetAccelerators(2);
+    pod.SetPlanes(1);
+    pod.SetLossRecovery("ns3::RdmaSackLossRecovery");
+    rdma.SetCongestionControl("ns3::RdmaFixedRateCongestionControl");
+    rdma.SetNicAttribute("RetransmitTimeout", TimeValue(MicroSeconds(50)));
+    pod.Install(rdma);
+    agents.SetAgentAttribute("MaxOutstanding", UintegerValue(32));
+    agents.Install(pod.GetAccelerators(), rdma);
+    RdmaLossHelper lossHelper;
+    if (loss > 0)
+    {
+        std::ostringstream spec;
+        spec << "uniform:" << loss;
+        NetDeviceContainer devices;
+        devices.Add(pod.GetAcceleratorDevice(0, 0));
+        devices.Add(pod.GetAcceleratorDevice(1, 0));
+        lossHelper.Install(spec.str(), devices);
+        lossHelper.AssignStreams(7);
+    }
+    OperationLog log;
+    log.Attach(agents.Get(0));
+    const uint32_t n = 300;
+    const uint64_t word = 0x80000;
+    Simulator::ScheduleWithContext(pod.GetAccelerator(0)->GetId(), Seconds(0), [&]() {
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            switch (i % 3)
+            {
+            case 0:
+                agents.Get(0)->Store(1, 0x10000 + 256 * (i % 64), 256);
+                break;
+            case 1:
+                agents.Get(0)->Load(1, 0x20000 + 256 * (i % 64), 256);
+                break;
+            default:
+                agents.Get(0)->FetchAdd(1, word, 1);
+                break;
+            }
+        }
+    });
+    Simulator::Stop(MilliSeconds(10));
+    Simulator::Run();
+    MixedAgentRun r;
+    r.completed = agents.Get(0)->GetCompleted();
+    std::vector<uint64_t> originals;
+    for (const RdmaMemoryOperation& op : log.completed)
+    {
+        r.failed += op.status != RdmaCompletion::SUCCESS;
+        if (op.kind == RdmaMemoryOperation::FETCH_ADD)
+        {
+            originals.push_back(op.original);
+        }
+    }
+    std::sort(originals.begin(), originals.end());
+    for (uint64_t k = 0; k < originals.size(); ++k)
+    {
+        r.chain &= originals[k] == k;
+    }
+    r.chain &= originals.size() == n / 3;
+    r.counter = pod.GetAccelerator(1)->GetObject<RdmaMemory>()->Read64(word);
+    Ptr<RdmaQueuePair> qp = agents.Get(0)->GetQueuePair(1);
+    Ptr<RdmaNic> nic1 = RdmaHelper::GetNic(pod.GetAccelerator(1));
+    for (uint32_t i = 0; i < nic1->GetNQueuePairs(); ++i)
+    {
+        r.storeBytes += nic1->GetQueuePairByIndex(i)->GetBytesReceived();
+    }
+    r.lost = pod.GetAcceleratorDevice(0, 0)->GetRxDropCount() +
+             pod.GetAcceleratorDevice(1, 0)->GetRxDropCount();
+    r.resent = qp->GetRetransmissions() + qp->GetReadReRequests() + qp->GetAtomicResends();
+    r.recovery = qp->GetLossRecovery()->GetName();
+    std::cout << "agent over roce with SACK, 300 operations (store, load, FetchAdd), loss " << loss
+              << ": " << r.completed << " completed, " << r.failed << " failed, counter "
+              << r.counter << ", " << r.lost << " frames lost, " << r.resent
+              << " packets/requests sent again\n";
+    Simulator::Destroy();
+    return r;
+}
+
+} // namespace
+
+TEST(RdmaMemoryAgent, LoadsStoresAndFetchAddsShareASackQueuePairOverRoce)
+{
+    // The agent issues loads (READ), stores (WRITE) and atomics on one queue pair per peer;
+    // over the roce profile with selective repeat (IRN) that queue pair carries the mix.
+    // Lossless and with 1 % of the frames each accelerator receives lost: all 300
+    // operations complete successfully, the 100 Fetch & Adds return 0..99 once each and
+    // leave 100, and accelerator 1 received the 100 stores' 25,600 bytes, each once.
+    for (double loss : {0.0, 0.01})
+    {
+        SCOPED_TRACE(loss);
+        const MixedAgentRun r = RunMixedAgent(loss);
+        EXPECT_EQ(r.recovery, "Sack");
+        EXPECT_EQ(r.completed, 300u);
+        EXPECT_EQ(r.failed, 0u);
+        EXPECT_EQ(r.counter, 100u);
+        EXPECT_TRUE(r.chain);
+        EXPECT_EQ(r.storeBytes, 100u * 256);
+        if (loss > 0)
+        {
+            EXPECT_GT(r.lost, 0u);
+            EXPECT_GT(r.resent, 0u);
+        }
+        else
+        {
+            EXPECT_EQ(r.resent, 0u);
+        }
+    }
 }

@@ -6,8 +6,9 @@
 // (IBTA) and selective repeat (IRN's read handling: lost responses are re-requested as new
 // READ Requests for the missing ranges only) side by side under random loss, through a PFC
 // incast, with a lost last response and a lost request; N x M Fetch-and-Adds under loss;
-// and the unreliable responder (UALink profile) with a lossless path, with reordering
-// within its window, and with a lost response (the READ completes in error).
+// WRITE, SEND, READ and atomics mixed on one selective-repeat queue pair, lossless and
+// under loss; and the unreliable responder (UALink profile) with a lossless path, with
+// reordering within its window, and with a lost response (the READ completes in error).
 
 #include "rdma-test-utils.h"
 
@@ -291,21 +292,261 @@ TEST(RdmaReadAtomicRecovery, SackPfcIncastOfReadResponsesIsLossless)
     Simulator::Destroy();
 }
 
-TEST(RdmaReadAtomicRecoveryDeathTest, SackQueuePairCarriesRequestsOrDataNotBoth)
+namespace
 {
-    EXPECT_DEATH(
+
+/// Remote word the mixed sequences' Fetch & Adds add to.
+constexpr uint64_t MIX_COUNTER = 0x800000;
+
+/**
+ * Post operation i of a mixed sequence on f's requester: a WRITE of bytes to remote
+ * 0x400000 + i x 4 KB, a READ of bytes from 0x10000 + i x 4 KB into local 0x1000000 +
+ * i x 4 KB (ReadFlow::PostRead with wrId i), a SEND of bytes, or a Fetch & Add of i + 1 on
+ * MIX_COUNTER. wrId is i.
+ */
+void
+PostMixed(ReadFlow& f, RdmaWorkRequest::Opcode opcode, uint64_t i, uint64_t bytes)
+{
+    if (opcode == RdmaWorkRequest::READ)
+    {
+        f.PostRead(bytes, i);
+        return;
+    }
+    RdmaWorkRequest wr;
+    wr.opcode = opcode;
+    wr.wrId = i;
+    wr.length = opcode == RdmaWorkRequest::FETCH_ADD ? 8 : bytes;
+    wr.remoteAddress = opcode == RdmaWorkRequest::FETCH_ADD ? MIX_COUNTER : 0x400000 + i * 4096;
+    wr.rkey = 0x1234;
+    wr.compareAdd = i + 1;
+    Simulator::ScheduleWithContext(f.star.hosts.Get(1)->GetId(),
+                                   Seconds(0),
+                                   &RdmaQueuePair::PostSend,
+                                   f.requester,
+                                   wr);
+}
+
+/// Bytes of the READs among ops, each checked to tile its local buffer exactly once.
+void
+ExpectReadsTile(const ReadFlow& f, const std::vector<RdmaWorkRequest::Opcode>& ops, uint64_t bytes)
+{
+    for (uint64_t i = 0; i < ops.size(); ++i)
+    {
+        if (ops[i] == RdmaWorkRequest::READ)
         {
-            ReadFlow f(SACK);
-            f.Connect();
-            RdmaWorkRequest wr;
-            wr.opcode = RdmaWorkRequest::READ;
-            wr.length = 4096;
-            f.requester->PostSend(wr);
-            wr.opcode = RdmaWorkRequest::WRITE;
-            f.requester->PostSend(wr);
-        },
-        "queue pair [0-9]+ mixes READ or atomics with WRITE or SEND under selective repeat "
-        "\\(Sack\\); valid: READ and atomics only, or WRITE and SEND only");
+            EXPECT_TRUE(f.Tiles(0x1000000 + i * bytes, bytes)) << "READ " << i;
+        }
+    }
+}
+
+} // namespace
+
+TEST(RdmaReadAtomicRecovery, MixedOperationsOnOneSackQueuePairCompleteInPostingOrder)
+{
+    // WRITE, READ, Fetch & Add, SEND, READ, WRITE (4 KB each, the atomic 8 bytes) on one
+    // queue pair, nothing lost. Selective repeat (IRN) carries any mix as IBTA RC does: the
+    // responder takes each READ's 4 PSNs and the atomic's one in the receive sequence of
+    // the WRITE and SEND packets, so its cumulative ACK passes them once executed; the
+    // requester completes the READs and the atomic when their responses land, the WRITEs
+    // and the SEND by ACK, all in posting order (IBTA: one send queue completes in order).
+    // Go-back-N gives the same completions.
+    const std::vector<RdmaWorkRequest::Opcode> ops = {RdmaWorkRequest::WRITE,
+                                                      RdmaWorkRequest::READ,
+                                                      RdmaWorkRequest::FETCH_ADD,
+                                                      RdmaWorkRequest::SEND,
+                                                      RdmaWorkRequest::READ,
+                                                      RdmaWorkRequest::WRITE};
+    std::map<std::string, std::vector<RdmaCompletion>> sends;
+    for (const std::string& lr : {SACK, GO_BACK_N})
+    {
+        SCOPED_TRACE(lr);
+        ReadFlow f(lr);
+        f.Connect();
+        f.star.hosts.Get(0)->GetObject<RdmaMemory>()->Write64(MIX_COUNTER, 41);
+        for (uint64_t i = 0; i < ops.size(); ++i)
+        {
+            PostMixed(f, ops[i], i, 4 * MTU);
+        }
+        Simulator::Stop(Seconds(1)); // a broken queue pair would retransmit forever
+        Simulator::Run();
+        ASSERT_EQ(f.log.sends.size(), ops.size());
+        for (uint64_t i = 0; i < ops.size(); ++i)
+        {
+            EXPECT_EQ(f.log.sends[i].wrId, i);
+            EXPECT_EQ(f.log.sends[i].opcode, ops[i]);
+            EXPECT_EQ(f.log.sends[i].status, RdmaCompletion::SUCCESS);
+            if (i > 0)
+            {
+                EXPECT_GE(f.log.sends[i].completionTime, f.log.sends[i - 1].completionTime);
+            }
+        }
+        EXPECT_EQ(f.log.sends[2].atomicOriginal, 41u);
+        EXPECT_EQ(f.star.hosts.Get(0)->GetObject<RdmaMemory>()->Read64(MIX_COUNTER), 41u + 3);
+        ExpectReadsTile(f, ops, 4 * MTU);
+        EXPECT_EQ(f.requester->GetBytesRead(), 8u * MTU);
+        ASSERT_EQ(f.log.receives.size(), 3u); // WRITE, SEND, WRITE
+        EXPECT_EQ(f.responder->GetBytesReceived(), 12u * MTU);
+        EXPECT_EQ(f.requester->GetRetransmissions(), 0u);
+        EXPECT_EQ(f.requester->GetReadReRequests(), 0u);
+        EXPECT_EQ(f.requester->GetReadsOutstanding(), 0u);
+        std::cout << lr << ": WRITE READ FetchAdd SEND READ WRITE done at";
+        for (const RdmaCompletion& c : f.log.sends)
+        {
+            std::cout << " " << c.completionTime.As(Time::US);
+        }
+        std::cout << "\n";
+        sends[lr] = f.log.sends;
+        Simulator::Destroy();
+    }
+    for (uint64_t i = 0; i < ops.size(); ++i)
+    {
+        EXPECT_EQ(sends[SACK][i].wrId, sends[GO_BACK_N][i].wrId);
+        EXPECT_EQ(sends[SACK][i].length, sends[GO_BACK_N][i].length);
+        EXPECT_EQ(sends[SACK][i].atomicOriginal, sends[GO_BACK_N][i].atomicOriginal);
+    }
+}
+
+TEST(RdmaReadAtomicRecovery, LossyMixedOperationsOnOneSackQueuePairCompleteExactly)
+{
+    // 200 operations, a random mix of WRITE 4 KB, READ 4 KB and Fetch & Add, posted at once
+    // on one selective-repeat queue pair, with 2 % of the frames each host receives lost:
+    // WRITE packets, READ Requests, atomics, READ Responses, Atomic Acknowledges and ACKs.
+    // Every operation completes successfully in posting order; every READ's bytes land
+    // exactly once; the counter is the sum of the adds and the originals chain (each
+    // atomic executed exactly once: the replay cache answers a repeated one); the
+    // responder received exactly the WRITE bytes posted, each WRITE once.
+    RngSeedManager::SetSeed(5);
+    const uint32_t n = 200;
+    std::vector<RdmaWorkRequest::Opcode> ops;
+    uint32_t state = 12345;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        state = state * 1103515245u + 12345u;
+        const uint32_t r = (state >> 16) % 3;
+        ops.push_back(r == 0   ? RdmaWorkRequest::WRITE
+                      : r == 1 ? RdmaWorkRequest::READ
+                               : RdmaWorkRequest::FETCH_ADD);
+    }
+    ReadFlow f(SACK);
+    RdmaLossHelper loss;
+    NetDeviceContainer hostDevices;
+    hostDevices.Add(f.star.HostDevice(0));
+    hostDevices.Add(f.star.HostDevice(1));
+    loss.Install("uniform:0.02", hostDevices);
+    loss.AssignStreams(31);
+    f.Connect();
+    for (uint64_t i = 0; i < n; ++i)
+    {
+        PostMixed(f, ops[i], i, 4 * MTU);
+    }
+    Simulator::Stop(Seconds(1));
+    Simulator::Run();
+    const uint64_t lostAtResponder = f.star.HostDevice(0)->GetRxDropCount();
+    const uint64_t lostAtRequester = f.star.HostDevice(1)->GetRxDropCount();
+    uint64_t writes = 0;
+    uint64_t reads = 0;
+    uint64_t sum = 0;
+    std::vector<std::pair<uint64_t, uint64_t>> chain; // (original, add)
+    ASSERT_EQ(f.log.sends.size(), n);
+    for (uint64_t i = 0; i < n; ++i)
+    {
+        const RdmaCompletion& c = f.log.sends[i];
+        EXPECT_EQ(c.wrId, i);
+        EXPECT_EQ(c.opcode, ops[i]);
+        EXPECT_EQ(c.status, RdmaCompletion::SUCCESS);
+        writes += ops[i] == RdmaWorkRequest::WRITE;
+        reads += ops[i] == RdmaWorkRequest::READ;
+        if (ops[i] == RdmaWorkRequest::FETCH_ADD)
+        {
+            sum += i + 1;
+            chain.emplace_back(c.atomicOriginal, i + 1);
+        }
+    }
+    std::sort(chain.begin(), chain.end());
+    uint64_t value = 0;
+    for (const auto& link : chain)
+    {
+        EXPECT_EQ(link.first, value);
+        value = link.first + link.second;
+    }
+    EXPECT_EQ(f.star.hosts.Get(0)->GetObject<RdmaMemory>()->Read64(MIX_COUNTER), sum);
+    EXPECT_EQ(f.responder->GetAtomicsExecuted(), chain.size());
+    ExpectReadsTile(f, ops, 4 * MTU);
+    EXPECT_EQ(f.requester->GetBytesRead(), reads * 4 * MTU);
+    EXPECT_EQ(f.log.receives.size(), writes);
+    EXPECT_EQ(f.responder->GetBytesReceived(), writes * 4 * MTU);
+    EXPECT_EQ(f.requester->GetReadsOutstanding(), 0u);
+    const uint64_t resent = f.requester->GetRetransmissions() + f.requester->GetReadReRequests() +
+                            f.requester->GetAtomicResends();
+    std::cout << "SACK, 200 mixed operations (" << writes << " WRITE, " << reads << " READ, "
+              << chain.size() << " FetchAdd), 2 % loss: " << lostAtResponder
+              << " frames lost at the responder, " << lostAtRequester << " at the requester, "
+              << f.requester->GetRetransmissions() << " WRITE packets sent again, "
+              << f.requester->GetReadReRequests() << " READ re-requests, "
+              << f.requester->GetAtomicResends() << " atomics sent again, "
+              << f.responder->GetAtomicReplays() << " replay-cache answers, "
+              << f.requester->GetTimeouts() << " timeouts, " << f.Sack()->GetTlpProbes()
+              << " probes, done at " << f.log.sends.back().completionTime.As(Time::US) << "\n";
+    EXPECT_GT(lostAtResponder, 5u);
+    EXPECT_GT(lostAtRequester, 5u);
+    EXPECT_GT(f.requester->GetRetransmissions(), 0u);
+    EXPECT_GT(f.requester->GetReadReRequests(), 0u);
+    EXPECT_GT(resent, 0u);
+    EXPECT_EQ(f.responder->GetAtomicReplayMisses(), 0u);
+    Simulator::Destroy();
+}
+
+TEST(RdmaReadAtomicRecovery, ReadLongerThanTheReorderBitmapMixesWithWritesUnderLoss)
+{
+    // A READ of 1 MB (1024 response PSNs, twice the responder's 512-packet reorder bitmap)
+    // between WRITEs of 64 KB, then a READ of 4 KB and a Fetch & Add, on one
+    // selective-repeat queue pair with 2 % of the frames each host receives lost: the
+    // request's slot spans its 1024 PSNs, so the responder's cumulative point passes the
+    // READ once executed, and the WRITE after it (beyond the bitmap until then) waits at
+    // the requester (MaxOutstanding) instead of being dropped. All complete in order.
+    RngSeedManager::SetSeed(9);
+    const std::vector<std::pair<RdmaWorkRequest::Opcode, uint64_t>> ops = {
+        {RdmaWorkRequest::WRITE, 64 * MTU},
+        {RdmaWorkRequest::READ, 1024 * MTU},
+        {RdmaWorkRequest::WRITE, 64 * MTU},
+        {RdmaWorkRequest::READ, 4 * MTU},
+        {RdmaWorkRequest::FETCH_ADD, 8}};
+    ReadFlow f(SACK);
+    RdmaLossHelper loss;
+    NetDeviceContainer hostDevices;
+    hostDevices.Add(f.star.HostDevice(0));
+    hostDevices.Add(f.star.HostDevice(1));
+    loss.Install("uniform:0.02", hostDevices);
+    loss.AssignStreams(41);
+    f.Connect();
+    for (uint64_t i = 0; i < ops.size(); ++i)
+    {
+        // PostRead places READ i at 0x1000000 + i x its length: distinct buffers here.
+        PostMixed(f, ops[i].first, i, ops[i].second);
+    }
+    Simulator::Stop(Seconds(1));
+    Simulator::Run();
+    ASSERT_EQ(f.log.sends.size(), ops.size());
+    for (uint64_t i = 0; i < ops.size(); ++i)
+    {
+        EXPECT_EQ(f.log.sends[i].wrId, i);
+        EXPECT_EQ(f.log.sends[i].status, RdmaCompletion::SUCCESS);
+    }
+    EXPECT_TRUE(f.Tiles(0x1000000 + 1 * 1024 * MTU, 1024 * MTU));
+    EXPECT_TRUE(f.Tiles(0x1000000 + 3 * 4 * MTU, 4 * MTU));
+    EXPECT_EQ(f.requester->GetBytesRead(), 1028u * MTU);
+    EXPECT_EQ(f.log.sends[4].atomicOriginal, 0u);
+    EXPECT_EQ(f.responder->GetBytesReceived(), 128u * MTU);
+    const uint64_t lost =
+        f.star.HostDevice(0)->GetRxDropCount() + f.star.HostDevice(1)->GetRxDropCount();
+    std::cout << "SACK, 1 MB READ between 64 KB WRITEs, 2 % loss: " << lost << " frames lost, "
+              << f.requester->GetRetransmissions() << " WRITE packets sent again, "
+              << f.requester->GetReadReRequests() << " READ re-requests, "
+              << f.responder->GetReorderWindowDrops() << " bitmap drops, done at "
+              << f.log.sends.back().completionTime.As(Time::US) << "\n";
+    EXPECT_GT(lost, 10u);
+    EXPECT_GT(f.requester->GetReadReRequests(), 0u);
+    Simulator::Destroy();
 }
 
 // ---- The unreliable responder (RdmaNoRetransmitLossRecovery, the ualink profile) ----
