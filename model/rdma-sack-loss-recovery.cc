@@ -441,6 +441,18 @@ RdmaSackLossRecovery::OnAck(RdmaRecoveryState& state, const RdmaAckInfo& ack)
             karnTs = s.xmitTs;
         }
     };
+    // A data PSN the responder reports received (cumulatively past a READ, or by a SACK
+    // bit). A response PSN is not: only its landed response delivers it (IRN, §4.2).
+    auto reportedReceived = [&](uint64_t seq) {
+        Segment& s = At(seq);
+        if (!s.sacked && !s.response)
+        {
+            s.sacked = true;
+            ++m_sackedCount;
+            Deliver(seq, s);
+            consider(seq, s);
+        }
+    };
 
     // Cumulative part.
     while (m_sbBase < state.sndUna && !m_sb.empty())
@@ -470,14 +482,7 @@ RdmaSackLossRecovery::OnAck(RdmaRecoveryState& state, const RdmaAckInfo& ack)
         const uint64_t end = std::min(ack.peerCumAck, m_sbBase + m_sb.size());
         for (uint64_t seq = std::max(m_sbBase, m_peerCumDone); seq < end; ++seq)
         {
-            Segment& s = At(seq);
-            if (!s.sacked && !s.response)
-            {
-                s.sacked = true;
-                ++m_sackedCount;
-                Deliver(seq, s);
-                consider(seq, s);
-            }
+            reportedReceived(seq);
         }
         m_peerCumDone = std::max(m_peerCumDone, end);
     }
@@ -509,14 +514,7 @@ RdmaSackLossRecovery::OnAck(RdmaRecoveryState& state, const RdmaAckInfo& ack)
                 {
                     break;
                 }
-                Segment& s = At(seq);
-                if (!s.sacked && !s.response)
-                {
-                    s.sacked = true;
-                    ++m_sackedCount;
-                    Deliver(seq, s);
-                    consider(seq, s);
-                }
+                reportedReceived(seq);
             }
         }
     }

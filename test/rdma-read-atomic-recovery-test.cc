@@ -99,6 +99,21 @@ struct ReadFlow
         return next == local + bytes && placedTwice == 0;
     }
 
+    /**
+     * Lose frames on reception at both hosts (before Connect).
+     * \param spec an RdmaLossHelper loss specification, e.g. "uniform:0.02"
+     * \param stream the first random stream
+     */
+    void LoseAtBothHosts(const std::string& spec, int64_t stream)
+    {
+        RdmaLossHelper loss;
+        NetDeviceContainer hostDevices;
+        hostDevices.Add(star.HostDevice(0));
+        hostDevices.Add(star.HostDevice(1));
+        loss.Install(spec, hostDevices);
+        loss.AssignStreams(stream);
+    }
+
     Ptr<RdmaSackLossRecovery> Sack() const
     {
         return DynamicCast<RdmaSackLossRecovery>(requester->GetLossRecovery());
@@ -435,12 +450,7 @@ RunLossyMixed(const std::string& lossRecovery)
                                : RdmaWorkRequest::FETCH_ADD);
     }
     ReadFlow f(lossRecovery);
-    RdmaLossHelper loss;
-    NetDeviceContainer hostDevices;
-    hostDevices.Add(f.star.HostDevice(0));
-    hostDevices.Add(f.star.HostDevice(1));
-    loss.Install("uniform:0.02", hostDevices);
-    loss.AssignStreams(31);
+    f.LoseAtBothHosts("uniform:0.02", 31);
     f.Connect();
     for (uint64_t i = 0; i < n; ++i)
     {
@@ -531,12 +541,7 @@ TEST(RdmaReadAtomicRecovery, ReadLongerThanTheReorderBitmapMixesWithWritesUnderL
         {RdmaWorkRequest::READ, 4 * MTU},
         {RdmaWorkRequest::FETCH_ADD, 8}};
     ReadFlow f(SACK);
-    RdmaLossHelper loss;
-    NetDeviceContainer hostDevices;
-    hostDevices.Add(f.star.HostDevice(0));
-    hostDevices.Add(f.star.HostDevice(1));
-    loss.Install("uniform:0.02", hostDevices);
-    loss.AssignStreams(41);
+    f.LoseAtBothHosts("uniform:0.02", 41);
     f.Connect();
     for (uint64_t i = 0; i < ops.size(); ++i)
     {
