@@ -531,12 +531,23 @@ RdmaQueuePair::FindMessage(uint64_t seq) const
             return m_cursor;
         }
     }
-    auto it = std::upper_bound(m_txMessages.begin(),
-                               m_txMessages.end(),
-                               seq,
-                               [](uint64_t s, const TxMessage& m) { return s < m.firstSeq; });
-    NS_ASSERT(it != m_txMessages.begin());
-    m_cursor = static_cast<std::size_t>(std::distance(m_txMessages.begin(), it)) - 1;
+    // The last message starting at or below seq (messages are in sequence order).
+    std::size_t lo = 0;
+    std::size_t hi = m_txMessages.size();
+    while (lo < hi)
+    {
+        const std::size_t mid = lo + (hi - lo) / 2;
+        if (seq < m_txMessages[mid].firstSeq)
+        {
+            hi = mid;
+        }
+        else
+        {
+            lo = mid + 1;
+        }
+    }
+    NS_ASSERT(lo > 0);
+    m_cursor = lo - 1;
     return m_cursor;
 }
 
@@ -875,8 +886,9 @@ RdmaQueuePair::ReleaseHeldAck()
 uint64_t
 RdmaQueuePair::FirstMissingReadResponse() const
 {
-    for (const TxMessage& m : m_txMessages)
+    for (std::size_t i = 0; i < m_txMessages.size(); ++i)
     {
+        const TxMessage& m = m_txMessages[i];
         if (RdmaWorkRequest::HasResponse(m.wr.opcode))
         {
             return std::max(m.firstSeq, m_rs.sndUna);
@@ -2508,8 +2520,9 @@ bool
 RdmaQueuePair::AdvanceSelective(uint64_t& newlyAcked)
 {
     uint64_t una = m_rs.sndUna;
-    for (const TxMessage& m : m_txMessages)
+    for (std::size_t i = 0; i < m_txMessages.size(); ++i)
     {
+        const TxMessage& m = m_txMessages[i];
         const uint64_t end = m.firstSeq + m.numPackets;
         if (RdmaWorkRequest::HasResponse(m.wr.opcode))
         {

@@ -26,7 +26,6 @@
 #include "ns3/traced-callback.h"
 #include "ns3/traced-value.h"
 
-#include <deque>
 #include <map>
 #include <set>
 #include <vector>
@@ -618,7 +617,7 @@ class RdmaQueuePair : public RdmaTransportEndpoint, private RdmaReceiverOps
     // requester
     RdmaCcState m_ccState;
     RdmaRecoveryState m_rs;
-    std::deque<TxMessage> m_txMessages;
+    RdmaFifo<TxMessage> m_txMessages; //!< posted, not yet completed, in posting order
     mutable std::size_t m_cursor{0};  //!< FindMessage's last answer (a cache)
     uint32_t m_nextSendMsn{0};        //!< SEND message sequence number of the next SEND posted
     Time m_lastTxTime;                //!< when the last data packet was sent (pacing)
