@@ -328,6 +328,8 @@ main(int argc, char* argv[])
     cmd.AddValue("memK", "memory scenario: fat-tree arity", memK);
     cmd.AddValue("memQps", "memory scenario: connections (two queue pairs each)", memQps);
     cmd.AddValue("scheduler", "ns-3 scheduler TypeId", scheduler);
+    std::string simulator = RdmaHelper::FASTEST_SIMULATOR;
+    cmd.AddValue("simulator", "ns-3 simulator implementation TypeId", simulator);
     Time stopTime(0);
     cmd.AddValue("stopTime",
                  "stop after this simulated time (0: when every flow is done; fattree32: 100us)",
@@ -339,8 +341,8 @@ main(int argc, char* argv[])
         return RunMemory(memK, memQps);
     }
 
-    ObjectFactory sched(scheduler);
-    Simulator::SetScheduler(sched);
+    RdmaHelper::SetSimulatorImplementation(simulator);
+    RdmaHelper::SetScheduler(scheduler);
     const auto wallStart = std::chrono::steady_clock::now();
 
     RdmaLinkHelper link;

@@ -227,7 +227,7 @@ int
 main(int argc, char* argv[])
 {
     Time::SetResolution(Time::PS);
-    RdmaHelper::SetScheduler(); // the fastest (benchmarks/); --SchedulerType overrides it
+    RdmaHelper::UseFastestSimulator(); // the fastest (benchmarks/); the command line overrides it
 
     uint32_t nFlows = 4;
     Time interval = MilliSeconds(1);

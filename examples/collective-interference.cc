@@ -214,7 +214,7 @@ int
 main(int argc, char* argv[])
 {
     Time::SetResolution(Time::PS);
-    RdmaHelper::SetScheduler();
+    RdmaHelper::UseFastestSimulator();
 
     Options c;
     std::string cdf = "data/flow-size/web-search.txt";

@@ -168,7 +168,7 @@ int
 main(int argc, char* argv[])
 {
     Time::SetResolution(Time::PS);
-    RdmaHelper::SetScheduler(); // the fastest (benchmarks/); --SchedulerType overrides it
+    RdmaHelper::UseFastestSimulator(); // the fastest (benchmarks/); the command line overrides it
 
     uint32_t nFlows = 2;
     std::string rate = "40Gbps";

@@ -600,6 +600,7 @@ main(int argc, char* argv[])
 {
     // 100 Gb/s: simulate in picoseconds, as the other examples.
     Time::SetResolution(Time::PS);
+    RdmaHelper::SetSimulatorImplementation(); // the fastest; the command line overrides it
 
     SprayConfig cfg;
     std::string policies = "ecmp,spray,rr,flowlet,adaptive";

@@ -45,7 +45,7 @@ int
 main(int argc, char* argv[])
 {
     Time::SetResolution(Time::PS);
-    RdmaHelper::SetScheduler();
+    RdmaHelper::UseFastestSimulator();
 
     std::string topology = "kary";
     uint32_t k = 4;

@@ -484,7 +484,7 @@ int
 main(int argc, char* argv[])
 {
     Time::SetResolution(Time::PS);
-    RdmaHelper::SetScheduler(); // the fastest (benchmarks/); --SchedulerType overrides it
+    RdmaHelper::UseFastestSimulator(); // the fastest (benchmarks/); the command line overrides it
 
     LossRunConfig cfg;
     std::string schemes = "gbn,gb0,sack";

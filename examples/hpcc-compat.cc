@@ -97,8 +97,8 @@ RunHpccCompat(int argc, char* argv[])
 {
     // 100 Gb/s: frames are not whole nanoseconds; simulate in picoseconds.
     Time::SetResolution(Time::PS);
-    RdmaHelper::SetScheduler();  // the fastest (benchmarks/); --SchedulerType overrides it
-    HpccScenarioHelper scenario; // starts the wall clock of the summary
+    RdmaHelper::UseFastestSimulator(); // the fastest (benchmarks/); the command line overrides it
+    HpccScenarioHelper scenario;       // starts the wall clock of the summary
 
     std::string configFile;
     std::string dir;

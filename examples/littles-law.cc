@@ -187,7 +187,7 @@ int
 main(int argc, char* argv[])
 {
     Time::SetResolution(Time::PS);
-    RdmaHelper::SetScheduler();
+    RdmaHelper::UseFastestSimulator();
 
     Generation hopper{"hopper", "200Gbps", NanoSeconds(250), NanoSeconds(150)};
     Generation blackwell{"blackwell", "400Gbps", NanoSeconds(240), NanoSeconds(150)};

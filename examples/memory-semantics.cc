@@ -260,7 +260,7 @@ int
 main(int argc, char* argv[])
 {
     Time::SetResolution(Time::PS);
-    RdmaHelper::SetScheduler();
+    RdmaHelper::UseFastestSimulator();
 
     Settings s;
     std::string sizes = "64,256,1024,4096,16384,65536";

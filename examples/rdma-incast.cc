@@ -63,7 +63,7 @@ main(int argc, char* argv[])
     // 100 Gb/s: one bit lasts 10 ps, frames last fractions of nanoseconds more than an
     // integer: simulate in picoseconds.
     Time::SetResolution(Time::PS);
-    RdmaHelper::SetScheduler(); // the fastest (benchmarks/); --SchedulerType overrides it
+    RdmaHelper::UseFastestSimulator(); // the fastest (benchmarks/); the command line overrides it
 
     uint32_t senders = 8;
     uint64_t messageBytes = 1000000;

@@ -193,7 +193,7 @@ int
 main(int argc, char* argv[])
 {
     Time::SetResolution(Time::PS);
-    RdmaHelper::SetScheduler(); // the fastest (benchmarks/); --SchedulerType overrides it
+    RdmaHelper::UseFastestSimulator(); // the fastest (benchmarks/); the command line overrides it
 
     uint32_t accelerators = 8;
     uint32_t planes = 4;

@@ -15,6 +15,7 @@
 #include "ns3/rdma-net-device.h"
 #include "ns3/rdma-switch-mmu.h"
 #include "ns3/scheduler.h"
+#include "ns3/simulator-impl.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
@@ -61,6 +62,20 @@ RdmaHelper::SetScheduler(const std::string& typeId)
 {
     CheckTypeId(typeId, Scheduler::GetTypeId(), "scheduler");
     GlobalValue::Bind("SchedulerType", StringValue(typeId));
+}
+
+void
+RdmaHelper::SetSimulatorImplementation(const std::string& typeId)
+{
+    CheckTypeId(typeId, SimulatorImpl::GetTypeId(), "simulator implementation");
+    GlobalValue::Bind("SimulatorImplementationType", StringValue(typeId));
+}
+
+void
+RdmaHelper::UseFastestSimulator()
+{
+    SetScheduler();
+    SetSimulatorImplementation();
 }
 
 void

@@ -3,6 +3,8 @@
  */
 #include "dcqcn-congestion-control.h"
 
+#include "rdma-simulator-impl.h"
+
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/double.h"
@@ -321,7 +323,7 @@ DcqcnCongestionControl::OnCnp(RdmaCcState& state)
 {
     NS_LOG_FUNCTION(this);
     NS_ASSERT_MSG(m_state == &state, "DcqcnCongestionControl::OnCnp before Init");
-    const Time now = Simulator::Now();
+    const Time now = RdmaSimulatorImpl::CurrentTime();
     ++m_cnps;
     m_cnpTrace();
     if (!m_alphaStarted)
@@ -402,7 +404,7 @@ DcqcnCongestionControl::CatchUpAlpha()
     {
         return;
     }
-    AdvanceAlpha(Simulator::Now(), m_alphaValue, m_alphaAnchor, m_cnpSampled);
+    AdvanceAlpha(RdmaSimulatorImpl::CurrentTime(), m_alphaValue, m_alphaAnchor, m_cnpSampled);
     m_alphaTrace = m_alphaValue;
 }
 
@@ -416,7 +418,7 @@ DcqcnCongestionControl::GetAlpha() const
     double alpha = m_alphaValue;
     Time anchor = m_alphaAnchor;
     bool sampled = m_cnpSampled;
-    AdvanceAlpha(Simulator::Now(), alpha, anchor, sampled);
+    AdvanceAlpha(RdmaSimulatorImpl::CurrentTime(), alpha, anchor, sampled);
     return alpha;
 }
 

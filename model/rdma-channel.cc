@@ -5,6 +5,7 @@
 #include "rdma-channel.h"
 
 #include "rdma-net-device.h"
+#include "rdma-simulator-impl.h"
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
@@ -152,7 +153,9 @@ RdmaChannel::TransmitStart(const Ptr<Packet>& frame, const Ptr<RdmaNetDevice>& s
     }
     m_inFlight[side].push_back(frame); // the channel's own reference
     m_arrival[side]->Ref();            // released by the scheduler after the event ran
-    Simulator::ScheduleWithContext(m_context[side], rxTime, PeekPointer(m_arrival[side]));
+    RdmaSimulatorImpl::ScheduleWithContextNow(m_context[side],
+                                              rxTime,
+                                              PeekPointer(m_arrival[side]));
     return true;
 }
 

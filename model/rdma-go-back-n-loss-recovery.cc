@@ -3,6 +3,8 @@
  */
 #include "rdma-go-back-n-loss-recovery.h"
 
+#include "rdma-simulator-impl.h"
+
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 
@@ -43,14 +45,15 @@ RdmaGoBackNLossRecovery::OnPacketSent(RdmaRecoveryState& state,
 {
     if (m_expiry == Time::Max())
     {
-        m_expiry = Simulator::Now() + state.baseRto;
+        m_expiry = RdmaSimulatorImpl::CurrentTime() + state.baseRto;
     }
 }
 
 void
 RdmaGoBackNLossRecovery::Rearm(const RdmaRecoveryState& state)
 {
-    m_expiry = state.sndUna < state.highestSent ? Simulator::Now() + state.baseRto : Time::Max();
+    m_expiry = state.sndUna < state.highestSent ? RdmaSimulatorImpl::CurrentTime() + state.baseRto
+                                                : Time::Max();
 }
 
 void
@@ -77,7 +80,7 @@ RdmaLossRecovery::TimerKind
 RdmaGoBackNLossRecovery::OnTimer(RdmaRecoveryState& state)
 {
     NS_LOG_FUNCTION(this << state.sndUna);
-    if (Simulator::Now() < m_expiry)
+    if (RdmaSimulatorImpl::CurrentTime() < m_expiry)
     {
         return TIMER_NONE;
     }
@@ -87,7 +90,7 @@ RdmaGoBackNLossRecovery::OnTimer(RdmaRecoveryState& state)
         return TIMER_NONE;
     }
     state.sndNxt = GetTimeoutRestart(state);
-    m_expiry = Simulator::Now() + state.baseRto;
+    m_expiry = RdmaSimulatorImpl::CurrentTime() + state.baseRto;
     return TIMER_RTO;
 }
 

@@ -16,6 +16,7 @@
 #include "rdma-link-retry.h"
 #include "rdma-pfc-flow-control.h"
 #include "rdma-reth-header.h"
+#include "rdma-simulator-impl.h"
 
 #include "ns3/abort.h"
 #include "ns3/enum.h"
@@ -613,13 +614,13 @@ RdmaNetDevice::IsClassPaused(uint8_t cls) const
     NS_ABORT_MSG_IF(cls >= NUM_CLASSES,
                     "RdmaNetDevice::IsClassPaused: traffic class "
                         << +cls << " is invalid; valid classes are 0.." << NUM_CLASSES - 1);
-    return (m_fc->GetBlockedMask(Simulator::Now()) >> cls) & 1U;
+    return (m_fc->GetBlockedMask(RdmaSimulatorImpl::CurrentTime()) >> cls) & 1U;
 }
 
 uint8_t
 RdmaNetDevice::GetPausedMask() const
 {
-    return PausedMaskAt(Simulator::Now());
+    return PausedMaskAt(RdmaSimulatorImpl::CurrentTime());
 }
 
 uint8_t
@@ -631,7 +632,7 @@ RdmaNetDevice::PausedMaskAt(Time now) const
 bool
 RdmaNetDevice::IsBusy() const
 {
-    return Simulator::Now() < m_txEnd;
+    return RdmaSimulatorImpl::CurrentTime() < m_txEnd;
 }
 
 uint32_t
@@ -877,7 +878,7 @@ RdmaNetDevice::TryTransmit()
     {
         return;
     }
-    const Time now = Simulator::Now();
+    const Time now = RdmaSimulatorImpl::CurrentTime();
     if (now < m_txEnd)
     {
         // Still serializing: make sure the end of the frame wakes us (see StartTransmission).
@@ -976,9 +977,10 @@ RdmaNetDevice::ScheduleTransmitComplete(Time delay)
     // EventId is made (nothing cancels it). The scheduler releases this reference after the
     // event ran (or at Simulator::Destroy).
     m_txCompleteEvent->Ref();
-    Simulator::ScheduleWithContext(m_node ? m_nodeId : Simulator::GetContext(),
-                                   delay,
-                                   PeekPointer(m_txCompleteEvent));
+    RdmaSimulatorImpl::ScheduleWithContextNow(m_node ? m_nodeId
+                                                     : RdmaSimulatorImpl::CurrentContext(),
+                                              delay,
+                                              PeekPointer(m_txCompleteEvent));
     m_txCompleteAt = m_txEnd;
 }
 
@@ -1061,7 +1063,7 @@ void
 RdmaNetDevice::ScheduleWakeUp()
 {
     NS_LOG_FUNCTION(this);
-    const Time now = Simulator::Now();
+    const Time now = RdmaSimulatorImpl::CurrentTime();
     if (now >= m_fc->GetBlockHorizon() && !m_wakeUpPending)
     {
         return; // nothing paused, no wake-up to cancel (the common case)

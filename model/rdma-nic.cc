@@ -10,6 +10,7 @@
 #include "rdma-net-device.h"
 #include "rdma-path-selector.h"
 #include "rdma-qp-path-selector.h"
+#include "rdma-simulator-impl.h"
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
@@ -499,7 +500,7 @@ RdmaNic::PullPacket(uint32_t port, uint8_t pausedMask, uint8_t* cls)
 {
     const std::size_t n = m_qps.size();
     const uint32_t nPorts = static_cast<uint32_t>(m_ports.size());
-    const Time now = Simulator::Now();
+    const Time now = RdmaSimulatorImpl::CurrentTime();
     Time earliest = Time::Max();
     bool kick = false;
     std::size_t& rrNext = m_rrNext[port];

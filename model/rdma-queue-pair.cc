@@ -16,6 +16,7 @@
 #include "rdma-placement-header.h"
 #include "rdma-reth-header.h"
 #include "rdma-sack-header.h"
+#include "rdma-simulator-impl.h"
 
 #include "ns3/abort.h"
 #include "ns3/ipv4-header.h"
@@ -355,7 +356,7 @@ RdmaQueuePair::PostSend(const RdmaWorkRequest& wr)
         m.sendMsn = m_nextSendMsn;
         m_nextSendMsn = (m_nextSendMsn + 1) & PSN_MASK;
     }
-    m.postTime = Simulator::Now();
+    m.postTime = RdmaSimulatorImpl::CurrentTime();
     m_rs.seqEnd += m.numPackets;
     m_txMessages.push_back(m);
     if (!m_txReady.IsNull())
@@ -720,8 +721,8 @@ RdmaQueuePair::GetNextPacket(uint16_t sourcePort)
             ? m_params.port->GetPacketWireBytes(p)
             : RdmaNetDevice::WireBytes(p->GetSize() + RdmaNetDevice::ETHERNET_HEADER_BYTES);
     m_cc->OnPacketSent(m_ccState, wireBytes);
-    m_nextSendTime = Simulator::Now() + PacingGap(payload, wireBytes);
-    m_lastTxTime = Simulator::Now();
+    m_nextSendTime = RdmaSimulatorImpl::CurrentTime() + PacingGap(payload, wireBytes);
+    m_lastTxTime = RdmaSimulatorImpl::CurrentTime();
     m_lastTxWireBytes = wireBytes;
     m_lastTxPayloadBytes = payload;
     UpdateInFlight();
@@ -866,8 +867,8 @@ RdmaQueuePair::ChargePacer(Ptr<const Packet> p, uint32_t payload)
             ? m_params.port->GetPacketWireBytes(p)
             : RdmaNetDevice::WireBytes(p->GetSize() + RdmaNetDevice::ETHERNET_HEADER_BYTES);
     m_cc->OnPacketSent(m_ccState, wireBytes);
-    m_nextSendTime = Simulator::Now() + PacingGap(payload, wireBytes);
-    m_lastTxTime = Simulator::Now();
+    m_nextSendTime = RdmaSimulatorImpl::CurrentTime() + PacingGap(payload, wireBytes);
+    m_lastTxTime = RdmaSimulatorImpl::CurrentTime();
     m_lastTxWireBytes = wireBytes;
     m_lastTxPayloadBytes = payload;
 }
@@ -1138,7 +1139,8 @@ RdmaQueuePair::RecordSendTime(uint64_t seq, bool retransmission)
         }
         m_sendTimes.swap(grown);
     }
-    m_sendTimes[seq % m_sendTimes.size()] = retransmission ? AMBIGUOUS_SEND_TIME : Simulator::Now();
+    m_sendTimes[seq % m_sendTimes.size()] =
+        retransmission ? AMBIGUOUS_SEND_TIME : RdmaSimulatorImpl::CurrentTime();
 }
 
 Time
@@ -1153,7 +1155,7 @@ RdmaQueuePair::SampleRtt(uint64_t seq, Time& sent) const
     {
         return Time(0); // retransmitted: which transmission is acknowledged is unknown
     }
-    return Simulator::Now() - sent;
+    return RdmaSimulatorImpl::CurrentTime() - sent;
 }
 
 void
@@ -1196,7 +1198,7 @@ RdmaQueuePair::SyncTimer()
         return; // fires early, finds nothing due and re-arms: no cancel per ACK
     }
     m_timerEvent.Cancel();
-    const Time now = Simulator::Now();
+    const Time now = RdmaSimulatorImpl::CurrentTime();
     m_timerAt = std::max(expiry, now);
     m_timerEvent = Simulator::Schedule(m_timerAt - now, &RdmaQueuePair::RecoveryTimerExpired, this);
 }
@@ -1297,7 +1299,7 @@ RdmaQueuePair::AdvanceUna(uint64_t newUna, uint64_t& newlyAcked)
         c.opcode = m.wr.opcode;
         c.length = m.wr.length;
         c.postTime = m.postTime;
-        c.completionTime = Simulator::Now();
+        c.completionTime = RdmaSimulatorImpl::CurrentTime();
         c.atomicOriginal = m.atomicOriginal;
         if (m.timedOut)
         {
@@ -1449,7 +1451,7 @@ RdmaQueuePair::ReceiveAck(const RdmaBthHeader& bth, const RdmaAethHeader& aeth, 
                 // delay and the rest of the round trip is split evenly.
                 const Time responderDelay = timestamps->GetResponderDelay();
                 fb.t1 = sent;
-                fb.t4 = Simulator::Now();
+                fb.t4 = RdmaSimulatorImpl::CurrentTime();
                 const Time oneWay = (fb.t4 - fb.t1 - responderDelay) / 2;
                 fb.t2 = fb.t1 + oneWay;
                 fb.t3 = fb.t2 + responderDelay;
@@ -1569,7 +1571,8 @@ RdmaQueuePair::ReceiveData(Ptr<Packet> payload, const RdmaBthHeader& bth, bool e
     {
         m_ceSinceAck = true; // echoed in the next ACK's BECN bit (DCTCP-style ECN-echo)
         if (m_params.cnpEnabled &&
-            (!m_cnpSent || Simulator::Now() - m_lastCnpTime >= m_params.cnpInterval))
+            (!m_cnpSent ||
+             RdmaSimulatorImpl::CurrentTime() - m_lastCnpTime >= m_params.cnpInterval))
         {
             SendCnp();
         }
@@ -1578,7 +1581,7 @@ RdmaQueuePair::ReceiveData(Ptr<Packet> payload, const RdmaBthHeader& bth, bool e
     m_rxTsRequest = bth.GetTimestampRequest();
     if (m_rxTsRequest)
     {
-        m_rxArrival = Simulator::Now();
+        m_rxArrival = RdmaSimulatorImpl::CurrentTime();
         m_rxHops = ttl <= INITIAL_TTL ? static_cast<uint8_t>(INITIAL_TTL - ttl) : 0;
     }
     m_rxTelemetry = bth.GetTelemetry() && payload->GetSize() >= RdmaIntTrailer::SIZE;
@@ -1648,7 +1651,7 @@ RdmaQueuePair::ReceiveData(Ptr<Packet> payload, const RdmaBthHeader& bth, bool e
         m_rxMessageAddress + (RdmaBthHeader::IsFirstOrOnly(opcode) ? 0 : m_rxMessageBytes);
     m_bytesPlaced += payloadBytes;
     m_placementTrace(seq, address, payloadBytes, false);
-    DeliverInOrder(seq, opcode, payloadBytes, Simulator::Now());
+    DeliverInOrder(seq, opcode, payloadBytes, RdmaSimulatorImpl::CurrentTime());
     const bool last = RdmaBthHeader::IsLastOrOnly(opcode);
     if (m_restartOnGap)
     {
@@ -1690,7 +1693,7 @@ RdmaQueuePair::DeliverInOrder(uint64_t seq, uint8_t opcode, uint32_t bytes, Time
         c.opcode = m_rxOpcode;
         c.length = m_rxMessageBytes;
         c.postTime = m_rxMessageStart;
-        c.completionTime = Simulator::Now();
+        c.completionTime = RdmaSimulatorImpl::CurrentTime();
         m_recvCompleteTrace(c);
         if (!m_recvCompletion.IsNull())
         {
@@ -1751,7 +1754,7 @@ RdmaQueuePair::SendAck(uint64_t seq, uint8_t syndrome, const RdmaSackHeader* sac
     {
         RdmaAckTimestampHeader ts;
         ts.SetReceiveTime(m_rxArrival);
-        ts.SetTransmitTime(Simulator::Now());
+        ts.SetTransmitTime(RdmaSimulatorImpl::CurrentTime());
         ts.SetHops(m_rxHops);
         p->AddHeader(ts);
     }
@@ -1878,7 +1881,7 @@ void
 RdmaQueuePair::SendCnp()
 {
     m_cnpSent = true;
-    m_lastCnpTime = Simulator::Now();
+    m_lastCnpTime = RdmaSimulatorImpl::CurrentTime();
     ++m_cnpsSent;
     // The 16 reserved bytes and the ICRC (zero) are one zero-filled area.
     Ptr<Packet> p = Create<Packet>(CNP_RESERVED_BYTES + RdmaIcrcTrailer::SIZE);
@@ -2101,7 +2104,7 @@ RdmaQueuePair::RequestSent(TxMessage& m,
     else
     {
         ++m_readsOutstanding;
-        m.requested = Simulator::Now();
+        m.requested = RdmaSimulatorImpl::CurrentTime();
         m.lastLanded = m.requested;
         if (m_unreliable && !m_responseTimer.IsRunning())
         {
@@ -2482,7 +2485,7 @@ RdmaQueuePair::AcceptSelectiveResponse(uint64_t seq, bool atomic)
         return nullptr;
     }
     m_responsesLanded.Insert(seq);
-    m.lastLanded = Simulator::Now();
+    m.lastLanded = RdmaSimulatorImpl::CurrentTime();
     return &m;
 }
 
@@ -2554,7 +2557,7 @@ RdmaQueuePair::ResponseTimerExpired()
     // Specification 6.0, §2.8), whose split-transaction model UALink's read and atomic
     // requests share, a request whose responses stopped coming (none for RetransmitTimeout
     // since the request or its last response) completes in error.
-    const Time now = Simulator::Now();
+    const Time now = RdmaSimulatorImpl::CurrentTime();
     while (!m_txMessages.empty())
     {
         TxMessage& m = m_txMessages.front();

@@ -5,6 +5,7 @@
 
 #include "rdma-bth-header.h"
 #include "rdma-sack-header.h"
+#include "rdma-simulator-impl.h"
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
@@ -303,7 +304,7 @@ RdmaSackLossRecovery::RecordSent(uint64_t seq, Time xmitTs)
 void
 RdmaSackLossRecovery::AfterSent(RdmaRecoveryState& state, uint64_t seq, bool retransmission)
 {
-    const Time now = Simulator::Now();
+    const Time now = RdmaSimulatorImpl::CurrentTime();
     const bool probe = m_probePending;
     if (probe)
     {
@@ -327,7 +328,7 @@ RdmaSackLossRecovery::AfterSent(RdmaRecoveryState& state, uint64_t seq, bool ret
 void
 RdmaSackLossRecovery::OnPacketSent(RdmaRecoveryState& state, uint64_t seq, bool retransmission)
 {
-    RecordSent(seq, Simulator::Now());
+    RecordSent(seq, RdmaSimulatorImpl::CurrentTime());
     Link(seq);
     AfterSent(state, seq, retransmission);
 }
@@ -339,7 +340,7 @@ RdmaSackLossRecovery::OnRequestSent(RdmaRecoveryState& state,
                                     bool retransmission,
                                     Time responseSpacing)
 {
-    const Time now = Simulator::Now();
+    const Time now = RdmaSimulatorImpl::CurrentTime();
     for (uint64_t seq = first; seq < end; ++seq)
     {
         RecordSent(seq, now + responseSpacing * int64_t(seq - first));
@@ -416,7 +417,7 @@ RdmaSackLossRecovery::UpdateRtt(Time rtt)
 void
 RdmaSackLossRecovery::OnAck(RdmaRecoveryState& state, const RdmaAckInfo& ack)
 {
-    const Time now = Simulator::Now();
+    const Time now = RdmaSimulatorImpl::CurrentTime();
     const bool progress = state.sndUna > m_sbBase;
 
     // Newly delivered packets; the most recently sent of them updates RACK (RFC 8985
@@ -673,7 +674,7 @@ RdmaSackLossRecovery::DetectLoss(const RdmaRecoveryState& state)
     {
         return;
     }
-    const Time now = Simulator::Now();
+    const Time now = RdmaSimulatorImpl::CurrentTime();
     const Time reoWnd = ReoWnd();
     Time timeout(0);
     uint64_t seq = m_head;
@@ -725,7 +726,7 @@ RdmaSackLossRecovery::ArmPto(const RdmaRecoveryState& state)
         m_ptoExpiry = Time::Max();
         return;
     }
-    const Time now = Simulator::Now();
+    const Time now = RdmaSimulatorImpl::CurrentTime();
     Time pto = m_srtt * m_ptoMultiplier;
     if (m_rtoExpiry != Time::Max() && now + pto > m_rtoExpiry)
     {
@@ -750,7 +751,7 @@ RdmaSackLossRecovery::StopTimersIfIdle(const RdmaRecoveryState& state)
 RdmaLossRecovery::TimerKind
 RdmaSackLossRecovery::OnTimer(RdmaRecoveryState& state)
 {
-    const Time now = Simulator::Now();
+    const Time now = RdmaSimulatorImpl::CurrentTime();
     if (state.sndUna >= state.highestSent)
     {
         StopTimersIfIdle(state);
@@ -853,7 +854,7 @@ RdmaSackLossRecovery::OnPlaceableData(RdmaReceiveState& state,
     slot.present = true;
     slot.opcode = packet.opcode;
     slot.bytes = request ? static_cast<uint32_t>(packet.span) : packet.bytes;
-    slot.arrival = Simulator::Now();
+    slot.arrival = RdmaSimulatorImpl::CurrentTime();
     rx.Place(packet, outOfOrder);
     m_rxHighest = std::max(m_rxHighest, seq + (request ? packet.span : 1));
 

@@ -4,6 +4,7 @@
 #include "rdma-switch.h"
 
 #include "rdma-header-stack.h"
+#include "rdma-simulator-impl.h"
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
@@ -895,7 +896,7 @@ RdmaSwitch::FillPortState(RdmaEgressContext& ctx, uint64_t extraTxBytes) const
         total += m_mmu->GetEgressBytes(ctx.port, c);
     }
     ctx.portQueueBytes = total;
-    ctx.now = Simulator::Now();
+    ctx.now = RdmaSimulatorImpl::CurrentTime();
 }
 
 bool
@@ -1206,7 +1207,7 @@ RdmaSwitch::Forward(uint32_t inPort,
         {
             m_enqueueTimes.resize(m_ports.size() * NUM_CLASSES);
         }
-        m_enqueueTimes[q].push_back(Simulator::Now());
+        m_enqueueTimes[q].push_back(RdmaSimulatorImpl::CurrentTime());
         flags |= FIFO_TIMED;
     }
     IngressEntry entry;
@@ -1260,7 +1261,7 @@ RdmaSwitch::ReleaseEgress(uint32_t port, uint32_t size, uint8_t cls)
         // Transmission (HandleDequeue) and the watchdog's discard both come here: the arrival
         // times stay aligned with the entries; only a transmitted packet's delay is traced.
         RdmaFifo<Time>& times = m_enqueueTimes[std::size_t(port) * NUM_CLASSES + cls];
-        m_lastQueueDelay = Simulator::Now() - times.front();
+        m_lastQueueDelay = RdmaSimulatorImpl::CurrentTime() - times.front();
         times.pop_front();
     }
     const uint32_t inPort = entry.flags & FIFO_PORT_MASK;
@@ -1302,7 +1303,7 @@ RdmaSwitch::GetPfcWatchdogRestorationTime() const
 void
 RdmaSwitch::PollPfcWatchdog()
 {
-    const Time now = Simulator::Now();
+    const Time now = RdmaSimulatorImpl::CurrentTime();
     if (m_wdPausedSince.size() < m_ports.size())
     {
         // Sized on the first poll: a switch without the watchdog keeps no state for it.

@@ -33,6 +33,25 @@ void SetCountingAllocations(bool on);
 /// \return the operator new calls counted since the last call; resets the count
 uint64_t TakeCountedAllocations();
 
+/**
+ * Parse a command line holding one argument, as an example's CommandLine would.
+ * \param arg the argument, e.g. "--SchedulerType=ns3::HeapScheduler"
+ * \param global the global value to read back
+ * \return that global value's string after the parse
+ */
+inline std::string
+GlobalValueAfterCommandLine(const std::string& arg, const std::string& global)
+{
+    CommandLine cmd;
+    std::string arg0 = "test";
+    std::string arg1 = arg;
+    char* argv[] = {arg0.data(), arg1.data()};
+    cmd.Parse(2, argv);
+    StringValue v;
+    GlobalValue::GetValueByName(global, v);
+    return v.Get();
+}
+
 /// Run the simulation with the operator new counter armed, then destroy it.
 /// \return the allocations made while it ran
 inline uint64_t

@@ -49,13 +49,8 @@ TEST(RdmaValidation, SetSchedulerBindsSchedulerType)
     RdmaHelper::SetScheduler("ns3::MapScheduler");
     GlobalValue::GetValueByName("SchedulerType", v);
     EXPECT_EQ(v.Get(), "ns3::MapScheduler");
-    CommandLine cmd;
-    char arg0[] = "test";
-    char arg1[] = "--SchedulerType=ns3::HeapScheduler";
-    char* argv[] = {arg0, arg1};
-    cmd.Parse(2, argv);
-    GlobalValue::GetValueByName("SchedulerType", v);
-    EXPECT_EQ(v.Get(), "ns3::HeapScheduler");
+    EXPECT_EQ(GlobalValueAfterCommandLine("--SchedulerType=ns3::HeapScheduler", "SchedulerType"),
+              "ns3::HeapScheduler");
     GlobalValue::Bind("SchedulerType", saved);
 }
 

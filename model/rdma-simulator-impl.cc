@@ -1,0 +1,319 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "rdma-simulator-impl.h"
+
+#include "ns3/abort.h"
+#include "ns3/assert.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+
+#include <limits>
+
+namespace ns3
+{
+
+// No logging on the per-event path: each NS_LOG costs a call even when disabled (Debian's
+// ns-3 is built with logging), which is what this class exists to avoid.
+NS_LOG_COMPONENT_DEFINE("RdmaSimulatorImpl");
+NS_OBJECT_ENSURE_REGISTERED(RdmaSimulatorImpl);
+
+RdmaSimulatorImpl* RdmaSimulatorImpl::s_running = nullptr;
+
+TypeId
+RdmaSimulatorImpl::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::RdmaSimulatorImpl")
+                            .SetParent<SimulatorImpl>()
+                            .SetGroupName("Rdma")
+                            .AddConstructor<RdmaSimulatorImpl>();
+    return tid;
+}
+
+RdmaSimulatorImpl::RdmaSimulatorImpl()
+    : m_currentContext(Simulator::NO_CONTEXT),
+      m_currentUid(EventId::UID::INVALID),
+      m_nextUid(EventId::UID::VALID),
+      m_mainThread(std::this_thread::get_id())
+{
+    NS_LOG_FUNCTION(this);
+}
+
+RdmaSimulatorImpl::~RdmaSimulatorImpl()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+RdmaSimulatorImpl::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    if (s_running == this)
+    {
+        s_running = nullptr;
+    }
+    InsertForeignEvents();
+    while (m_events && !m_events->IsEmpty())
+    {
+        m_events->RemoveNext().impl->Unref();
+    }
+    m_events = nullptr;
+    SimulatorImpl::DoDispose();
+}
+
+void
+RdmaSimulatorImpl::Destroy()
+{
+    NS_LOG_FUNCTION(this);
+    // Taken off the list before it runs (so it is expired while running); it may schedule
+    // another destroy event, which runs too.
+    while (!m_destroyEvents.empty())
+    {
+        Ptr<EventImpl> event = m_destroyEvents.front().PeekEventImpl();
+        m_destroyEvents.pop_front();
+        if (event && !event->IsCancelled())
+        {
+            event->Invoke();
+        }
+    }
+}
+
+void
+RdmaSimulatorImpl::SetScheduler(ObjectFactory schedulerFactory)
+{
+    NS_LOG_FUNCTION(this << schedulerFactory);
+    Ptr<Scheduler> scheduler = schedulerFactory.Create<Scheduler>();
+    while (m_events && !m_events->IsEmpty())
+    {
+        scheduler->Insert(m_events->RemoveNext());
+    }
+    m_events = scheduler;
+}
+
+uint32_t
+RdmaSimulatorImpl::GetSystemId() const
+{
+    return 0; // a sequential simulation is system 0
+}
+
+bool
+RdmaSimulatorImpl::IsFinished() const
+{
+    return m_events->IsEmpty() || m_stop;
+}
+
+uint32_t
+RdmaSimulatorImpl::Insert(EventImpl* event, uint64_t ts, uint32_t context)
+{
+    Scheduler::Event ev;
+    ev.impl = event;
+    ev.key.m_ts = ts;
+    ev.key.m_context = context;
+    ev.key.m_uid = m_nextUid++;
+    ++m_pending;
+    m_events->Insert(ev);
+    return ev.key.m_uid;
+}
+
+void
+RdmaSimulatorImpl::InsertForeignEvents()
+{
+    if (!m_hasForeign.load(std::memory_order_acquire))
+    {
+        return;
+    }
+    std::vector<ForeignEvent> foreign;
+    {
+        std::lock_guard<std::mutex> lock(m_foreignMutex);
+        foreign.swap(m_foreign);
+        m_hasForeign.store(false, std::memory_order_release);
+    }
+    for (const ForeignEvent& f : foreign)
+    {
+        Insert(f.event, m_now + f.delay, f.context);
+    }
+}
+
+void
+RdmaSimulatorImpl::Run()
+{
+    NS_LOG_FUNCTION(this);
+    m_mainThread = std::this_thread::get_id();
+    InsertForeignEvents();
+    m_stop = false;
+    RdmaSimulatorImpl* const outer = s_running; // a Run inside an event (not done, but safe)
+    s_running = this;
+    while (!m_events->IsEmpty() && !m_stop)
+    {
+        const Scheduler::Event next = m_events->RemoveNext();
+        NS_ASSERT(next.key.m_ts >= m_now);
+        --m_pending;
+        ++m_eventCount;
+        m_now = next.key.m_ts;
+        m_currentContext = next.key.m_context;
+        m_currentUid = next.key.m_uid;
+        next.impl->Invoke();
+        next.impl->Unref();
+        if (m_hasForeign.load(std::memory_order_relaxed))
+        {
+            InsertForeignEvents();
+        }
+    }
+    s_running = outer;
+    // Ended for want of events: every event scheduled was run, cancelled or removed.
+    NS_ASSERT(!m_events->IsEmpty() || m_pending == 0);
+}
+
+void
+RdmaSimulatorImpl::Stop()
+{
+    NS_LOG_FUNCTION(this);
+    m_stop = true;
+}
+
+void
+RdmaSimulatorImpl::Stop(const Time& delay)
+{
+    NS_LOG_FUNCTION(this << delay.GetTimeStep());
+    Simulator::Schedule(delay, &Simulator::Stop);
+}
+
+EventId
+RdmaSimulatorImpl::Schedule(const Time& delay, EventImpl* event)
+{
+    NS_ASSERT_MSG(m_mainThread == std::this_thread::get_id(),
+                  "RdmaSimulatorImpl::Schedule called from another thread; use "
+                  "Simulator::ScheduleWithContext");
+    const int64_t steps = delay.GetTimeStep();
+    NS_ABORT_MSG_IF(steps < 0, "Simulator::Schedule: negative delay " << delay);
+    const uint64_t ts = m_now + static_cast<uint64_t>(steps);
+    const uint32_t uid = Insert(event, ts, m_currentContext);
+    return EventId(event, ts, m_currentContext, uid);
+}
+
+void
+RdmaSimulatorImpl::ScheduleWithContext(uint32_t context, const Time& delay, EventImpl* event)
+{
+    const int64_t steps = delay.GetTimeStep();
+    NS_ABORT_MSG_IF(steps < 0, "Simulator::ScheduleWithContext: negative delay " << delay);
+    if (m_mainThread == std::this_thread::get_id())
+    {
+        Insert(event, m_now + static_cast<uint64_t>(steps), context);
+        return;
+    }
+    std::lock_guard<std::mutex> lock(m_foreignMutex);
+    m_foreign.push_back({context, static_cast<uint64_t>(steps), event});
+    m_hasForeign.store(true, std::memory_order_release);
+}
+
+EventId
+RdmaSimulatorImpl::ScheduleNow(EventImpl* event)
+{
+    return Schedule(TimeStep(0), event);
+}
+
+EventId
+RdmaSimulatorImpl::ScheduleDestroy(EventImpl* event)
+{
+    NS_ASSERT_MSG(m_mainThread == std::this_thread::get_id(),
+                  "RdmaSimulatorImpl::ScheduleDestroy called from another thread");
+    EventId id(Ptr<EventImpl>(event, false), m_now, Simulator::NO_CONTEXT, EventId::UID::DESTROY);
+    m_destroyEvents.push_back(id);
+    ++m_nextUid; // as DefaultSimulatorImpl: a destroy event takes a uid too
+    return id;
+}
+
+Time
+RdmaSimulatorImpl::Now() const
+{
+    return TimeStep(m_now);
+}
+
+Time
+RdmaSimulatorImpl::GetDelayLeft(const EventId& id) const
+{
+    return IsExpired(id) ? TimeStep(0) : TimeStep(id.GetTs() - m_now);
+}
+
+void
+RdmaSimulatorImpl::Remove(const EventId& id)
+{
+    if (id.GetUid() == EventId::UID::DESTROY)
+    {
+        for (auto it = m_destroyEvents.begin(); it != m_destroyEvents.end(); ++it)
+        {
+            if (*it == id)
+            {
+                m_destroyEvents.erase(it);
+                break;
+            }
+        }
+        return;
+    }
+    if (IsExpired(id))
+    {
+        return;
+    }
+    Scheduler::Event ev;
+    ev.impl = id.PeekEventImpl();
+    ev.key.m_ts = id.GetTs();
+    ev.key.m_context = id.GetContext();
+    ev.key.m_uid = id.GetUid();
+    m_events->Remove(ev);
+    ev.impl->Cancel();
+    ev.impl->Unref(); // the scheduler's reference
+    --m_pending;
+}
+
+void
+RdmaSimulatorImpl::Cancel(const EventId& id)
+{
+    if (!IsExpired(id))
+    {
+        id.PeekEventImpl()->Cancel();
+    }
+}
+
+bool
+RdmaSimulatorImpl::IsExpired(const EventId& id) const
+{
+    EventImpl* event = id.PeekEventImpl();
+    if (id.GetUid() == EventId::UID::DESTROY)
+    {
+        if (!event || event->IsCancelled())
+        {
+            return true;
+        }
+        for (const EventId& pending : m_destroyEvents)
+        {
+            if (pending == id)
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+    // Run already: earlier, or at this time stamp and not after the running event.
+    return !event || id.GetTs() < m_now || (id.GetTs() == m_now && id.GetUid() <= m_currentUid) ||
+           event->IsCancelled();
+}
+
+Time
+RdmaSimulatorImpl::GetMaximumSimulationTime() const
+{
+    return TimeStep(std::numeric_limits<int64_t>::max());
+}
+
+uint32_t
+RdmaSimulatorImpl::GetContext() const
+{
+    return m_currentContext;
+}
+
+uint64_t
+RdmaSimulatorImpl::GetEventCount() const
+{
+    return m_eventCount;
+}
+
+} // namespace ns3

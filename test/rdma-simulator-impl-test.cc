@@ -1,0 +1,255 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// RdmaSimulatorImpl answers every SimulatorImpl call as ns-3's DefaultSimulatorImpl does:
+// the same random schedule, with cancellations, removals, destroy events, expiry queries
+// and a stop, gives the same log under both, with two schedulers.
+
+#include "rdma-test-utils.h"
+
+#include "ns3/command-line.h"
+#include "ns3/global-value.h"
+#include "ns3/make-event.h"
+#include "ns3/rdma-helper.h"
+#include "ns3/rdma-simulator-impl.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+
+#include <gtest/gtest.h>
+#include <random>
+#include <sstream>
+#include <thread>
+#include <vector>
+
+using namespace ns3;
+using namespace ns3::rdmatest;
+
+namespace
+{
+
+/// A random schedule whose events schedule, cancel and remove more events as they run.
+class RandomSchedule
+{
+  public:
+    /// \return the log of one run under the given implementation and scheduler
+    static std::string Run(const std::string& impl, const std::string& scheduler)
+    {
+        StringValue savedImpl;
+        StringValue savedScheduler;
+        GlobalValue::GetValueByName("SimulatorImplementationType", savedImpl);
+        GlobalValue::GetValueByName("SchedulerType", savedScheduler);
+        GlobalValue::Bind("SimulatorImplementationType", StringValue(impl));
+        GlobalValue::Bind("SchedulerType", StringValue(scheduler));
+        RandomSchedule s;
+        s.Start();
+        Simulator::Run();
+        s.m_log << "end now=" << Simulator::Now().GetTimeStep()
+                << " events=" << Simulator::GetEventCount()
+                << " finished=" << Simulator::IsFinished() << "\n";
+        for (std::size_t i = 0; i < s.m_ids.size(); i += 7)
+        {
+            s.m_log << "left " << i << " expired=" << Simulator::IsExpired(s.m_ids[i])
+                    << " delay=" << Simulator::GetDelayLeft(s.m_ids[i]).GetTimeStep() << "\n";
+        }
+        Simulator::Destroy();
+        GlobalValue::Bind("SimulatorImplementationType", savedImpl);
+        GlobalValue::Bind("SchedulerType", savedScheduler);
+        return s.m_log.str();
+    }
+
+  private:
+    void Start()
+    {
+        for (uint32_t i = 0; i < 200; ++i)
+        {
+            const Time at = NanoSeconds(m_rng() % 500);
+            if (i % 3 == 0)
+            {
+                Simulator::ScheduleWithContext(i % 5, at, &RandomSchedule::Fire, this, i);
+            }
+            else
+            {
+                m_ids.push_back(Simulator::Schedule(at, &RandomSchedule::Fire, this, i));
+            }
+        }
+        for (uint32_t i = 0; i < 4; ++i)
+        {
+            m_destroyIds.push_back(Simulator::ScheduleDestroy(&RandomSchedule::Destroyed, this, i));
+        }
+        Simulator::Cancel(m_destroyIds[1]);
+        Simulator::Remove(m_destroyIds[2]);
+        Simulator::Stop(NanoSeconds(2000));
+    }
+
+    void Fire(uint32_t tag)
+    {
+        m_log << Simulator::Now().GetTimeStep() << " ctx=" << Simulator::GetContext()
+              << " tag=" << tag << " n=" << Simulator::GetEventCount() << "\n";
+        // The module's shortcuts answer as the Simulator does, under any implementation.
+        if (RdmaSimulatorImpl::CurrentTime() != Simulator::Now() ||
+            RdmaSimulatorImpl::CurrentContext() != Simulator::GetContext())
+        {
+            m_log << "shortcut differs\n";
+        }
+        if (m_next > 3000)
+        {
+            return;
+        }
+        switch (m_rng() % 8)
+        {
+        case 0:
+            m_ids.push_back(Simulator::ScheduleNow(&RandomSchedule::Fire, this, m_next++));
+            m_log << " uid=" << m_ids.back().GetUid() << "\n"; // destroy events take uids too
+            break;
+        case 1:
+        case 2:
+            for (int i = 0; i < 3; ++i) // about one new event per event run: the run lasts
+            {
+                m_ids.push_back(Simulator::Schedule(NanoSeconds(m_rng() % 300),
+                                                    &RandomSchedule::Fire,
+                                                    this,
+                                                    m_next++));
+            }
+            break;
+        case 3:
+            RdmaSimulatorImpl::ScheduleWithContextNow(
+                m_rng() % 9,
+                PicoSeconds(m_rng() % 3),
+                MakeEvent(&RandomSchedule::Fire, this, m_next++));
+            break;
+        case 4:
+            if (!m_ids.empty())
+            {
+                Simulator::Cancel(m_ids[m_rng() % m_ids.size()]);
+            }
+            break;
+        case 5:
+            if (!m_ids.empty())
+            {
+                Simulator::Remove(m_ids[m_rng() % m_ids.size()]);
+            }
+            break;
+        default:
+            if (!m_ids.empty())
+            {
+                const EventId& id = m_ids[m_rng() % m_ids.size()];
+                m_log << " expired=" << id.IsExpired() << " running=" << id.IsRunning()
+                      << " left=" << Simulator::GetDelayLeft(id).GetTimeStep() << "\n";
+            }
+            if (m_destroyIds.size() < 8)
+            {
+                m_destroyIds.push_back(
+                    Simulator::ScheduleDestroy(&RandomSchedule::Destroyed, this, m_next++));
+            }
+        }
+    }
+
+    void Destroyed(uint32_t tag)
+    {
+        // The log is read after Destroy: destroy events run inside it.
+        m_log << "destroy " << tag << " expired=" << Simulator::IsExpired(m_destroyIds[0]) << "\n";
+    }
+
+    std::mt19937 m_rng{12345};
+    std::ostringstream m_log;
+    std::vector<EventId> m_ids;
+    std::vector<EventId> m_destroyIds;
+    uint32_t m_next{1000};
+};
+
+/// Events scheduled from another thread, before the run and from inside an event.
+struct ForeignThread
+{
+    std::vector<std::pair<int64_t, uint32_t>> runs; //!< (time, context) of each Mark
+
+    void Mark()
+    {
+        runs.emplace_back(Simulator::Now().GetTimeStep(), Simulator::GetContext());
+    }
+
+    void SpawnAndJoin()
+    {
+        Mark();
+        std::thread t([this] {
+            Simulator::ScheduleWithContext(3, NanoSeconds(2), &ForeignThread::Mark, this);
+        });
+        t.join();
+    }
+};
+
+} // namespace
+
+TEST(RdmaSimulatorImpl, RandomScheduleLogsAsUnderDefaultSimulatorImpl)
+{
+    for (const char* scheduler : {"ns3::MapScheduler", "ns3::RdmaRadixScheduler"})
+    {
+        const std::string expected = RandomSchedule::Run("ns3::DefaultSimulatorImpl", scheduler);
+        const std::string got = RandomSchedule::Run("ns3::RdmaSimulatorImpl", scheduler);
+        // The run did what the test means: many events, cancellations and destroy events.
+        EXPECT_GT(std::count(expected.begin(), expected.end(), '\n'), 1500) << scheduler;
+        EXPECT_NE(expected.find("destroy 0"), std::string::npos);
+        EXPECT_EQ(expected.find("destroy 1 "), std::string::npos);      // cancelled
+        EXPECT_EQ(expected.find("destroy 2 "), std::string::npos);      // removed
+        EXPECT_NE(expected.find("end now=2000000"), std::string::npos); // stopped at 2 us
+        EXPECT_EQ(expected.find("shortcut differs"), std::string::npos);
+        EXPECT_EQ(got, expected) << scheduler;
+    }
+}
+
+TEST(RdmaSimulatorImpl, EventsFromAnotherThreadRunAfterTheCurrentEvent)
+{
+    StringValue saved;
+    GlobalValue::GetValueByName("SimulatorImplementationType", saved);
+    GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::RdmaSimulatorImpl"));
+    ForeignThread f;
+    std::thread before(
+        [&f] { Simulator::ScheduleWithContext(7, NanoSeconds(5), &ForeignThread::Mark, &f); });
+    before.join();
+    Simulator::ScheduleWithContext(1, NanoSeconds(10), &ForeignThread::SpawnAndJoin, &f);
+    Simulator::Run();
+    Simulator::Destroy();
+    GlobalValue::Bind("SimulatorImplementationType", saved);
+    // The time of a foreign event counts from when the simulation takes it in.
+    const std::vector<std::pair<int64_t, uint32_t>> expected{{5000, 7}, {10000, 1}, {12000, 3}};
+    EXPECT_EQ(f.runs, expected);
+}
+
+TEST(RdmaSimulatorImplDeathTest, NegativeDelayIsRefused)
+{
+    StringValue saved;
+    GlobalValue::GetValueByName("SimulatorImplementationType", saved);
+    GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::RdmaSimulatorImpl"));
+    EXPECT_DEATH(Simulator::ScheduleWithContext(0, NanoSeconds(-1), &Simulator::Stop),
+                 "Simulator::ScheduleWithContext: negative delay -1");
+    Simulator::Destroy();
+    GlobalValue::Bind("SimulatorImplementationType", saved);
+}
+
+// The helper binds SimulatorImplementationType (the fastest by default), which the command
+// line still overrides; an unknown name stops with the valid ones.
+TEST(RdmaSimulatorImpl, HelperBindsSimulatorImplementationType)
+{
+    StringValue saved;
+    StringValue savedScheduler;
+    GlobalValue::GetValueByName("SimulatorImplementationType", saved);
+    GlobalValue::GetValueByName("SchedulerType", savedScheduler);
+    RdmaHelper::UseFastestSimulator();
+    StringValue v;
+    GlobalValue::GetValueByName("SimulatorImplementationType", v);
+    EXPECT_EQ(v.Get(), "ns3::RdmaSimulatorImpl");
+    GlobalValue::GetValueByName("SchedulerType", v);
+    EXPECT_EQ(v.Get(), "ns3::RdmaRadixScheduler");
+    EXPECT_EQ(GlobalValueAfterCommandLine("--SimulatorImplementationType=ns3::DefaultSimulatorImpl",
+                                          "SimulatorImplementationType"),
+              "ns3::DefaultSimulatorImpl");
+    GlobalValue::Bind("SimulatorImplementationType", saved);
+    GlobalValue::Bind("SchedulerType", savedScheduler);
+}
+
+TEST(RdmaSimulatorImplDeathTest, UnknownSimulatorImplementationTypeId)
+{
+    EXPECT_DEATH(RdmaHelper::SetSimulatorImplementation("ns3::MapScheduler"),
+                 "unknown simulator implementation TypeId 'ns3::MapScheduler'; valid: "
+                 ".*ns3::RdmaSimulatorImpl");
+}
