@@ -102,19 +102,6 @@ RdmaSimulatorImpl::IsFinished() const
     return m_events->IsEmpty() || m_stop;
 }
 
-uint32_t
-RdmaSimulatorImpl::Insert(EventImpl* event, uint64_t ts, uint32_t context)
-{
-    Scheduler::Event ev;
-    ev.impl = event;
-    ev.key.m_ts = ts;
-    ev.key.m_context = context;
-    ev.key.m_uid = m_nextUid++;
-    ++m_pending;
-    m_events->Insert(ev);
-    return ev.key.m_uid;
-}
-
 void
 RdmaSimulatorImpl::InsertForeignEvents()
 {

@@ -97,12 +97,15 @@ class RdmaSimulatorImpl : public SimulatorImpl
      */
     static void ScheduleWithContextNow(uint32_t context, const Time& delay, EventImpl* event)
     {
-        if (RdmaSimulatorImpl* running = s_running)
+        RdmaSimulatorImpl* running = s_running;
+        const int64_t steps = delay.GetTimeStep();
+        if (running && steps >= 0 && running->m_mainThread == std::this_thread::get_id())
         {
-            running->RdmaSimulatorImpl::ScheduleWithContext(context, delay, event);
+            running->Insert(event, running->m_now + static_cast<uint64_t>(steps), context);
         }
         else
         {
+            // Not running, from another thread, or a negative delay (refused there).
             Simulator::ScheduleWithContext(context, delay, event);
         }
     }
@@ -130,7 +133,17 @@ class RdmaSimulatorImpl : public SimulatorImpl
      * \param context its context
      * \return the uid it was given
      */
-    uint32_t Insert(EventImpl* event, uint64_t ts, uint32_t context);
+    uint32_t Insert(EventImpl* event, uint64_t ts, uint32_t context)
+    {
+        Scheduler::Event ev;
+        ev.impl = event;
+        ev.key.m_ts = ts;
+        ev.key.m_context = context;
+        ev.key.m_uid = m_nextUid++;
+        ++m_pending;
+        m_events->Insert(ev);
+        return ev.key.m_uid;
+    }
 
     /// Insert the events other threads scheduled (their delays count from now).
     void InsertForeignEvents();

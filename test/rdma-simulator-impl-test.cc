@@ -171,8 +171,11 @@ struct ForeignThread
     void SpawnAndJoin()
     {
         Mark();
+        // Through the module's shortcut: from another thread it must take the queued path.
         std::thread t([this] {
-            Simulator::ScheduleWithContext(3, NanoSeconds(2), &ForeignThread::Mark, this);
+            RdmaSimulatorImpl::ScheduleWithContextNow(3,
+                                                      NanoSeconds(2),
+                                                      MakeEvent(&ForeignThread::Mark, this));
         });
         t.join();
     }
