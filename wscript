@@ -334,6 +334,7 @@ def build(bld):
             'test/rdma-radix-scheduler-test.cc',
             'test/rdma-simulator-impl-test.cc',
             'test/rdma-sequence-bitmap-test.cc',
+            'test/rdma-fifo-test.cc',
             'test/rdma-pcap-test.cc',
             'test/rdma-dcqcn-test.cc',
             'test/rdma-dctcp-test.cc',

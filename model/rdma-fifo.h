@@ -94,6 +94,32 @@ class RdmaFifo
         return m_ring[(m_head + i) & m_mask];
     }
 
+    /**
+     * As std::partition_point over the queue from the oldest element on.
+     * \tparam Pred a predicate on const T&
+     * \param pred true for a leading run of elements, false for every one after it
+     * \return the position of the first element for which pred is false (size() if none)
+     */
+    template <class Pred>
+    std::size_t partition_point(Pred pred) const
+    {
+        std::size_t lo = 0;
+        std::size_t hi = m_size;
+        while (lo < hi)
+        {
+            const std::size_t mid = lo + (hi - lo) / 2;
+            if (pred((*this)[mid]))
+            {
+                lo = mid + 1;
+            }
+            else
+            {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
     /// Remove the newest element (the queue must not be empty).
     void pop_back()
     {

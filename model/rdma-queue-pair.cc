@@ -533,22 +533,10 @@ RdmaQueuePair::FindMessage(uint64_t seq) const
         }
     }
     // The last message starting at or below seq (messages are in sequence order).
-    std::size_t lo = 0;
-    std::size_t hi = m_txMessages.size();
-    while (lo < hi)
-    {
-        const std::size_t mid = lo + (hi - lo) / 2;
-        if (seq < m_txMessages[mid].firstSeq)
-        {
-            hi = mid;
-        }
-        else
-        {
-            lo = mid + 1;
-        }
-    }
-    NS_ASSERT(lo > 0);
-    m_cursor = lo - 1;
+    const std::size_t after =
+        m_txMessages.partition_point([seq](const TxMessage& m) { return m.firstSeq <= seq; });
+    NS_ASSERT(after > 0);
+    m_cursor = after - 1;
     return m_cursor;
 }
 

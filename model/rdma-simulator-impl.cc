@@ -71,10 +71,7 @@ RdmaSimulatorImpl::Destroy()
     {
         Ptr<EventImpl> event = m_destroyEvents.front().PeekEventImpl();
         m_destroyEvents.pop_front();
-        if (event && !event->IsCancelled())
-        {
-            event->Invoke();
-        }
+        event->Invoke(); // does nothing if it was cancelled
     }
 }
 

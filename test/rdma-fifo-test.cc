@@ -1,0 +1,48 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// RdmaFifo's partition_point answers as std::partition_point over the same elements, also
+// when the ring has wrapped (the oldest element is not at the start of the storage).
+
+#include "ns3/rdma-fifo.h"
+
+#include <algorithm>
+#include <deque>
+#include <gtest/gtest.h>
+#include <random>
+
+using namespace ns3;
+
+TEST(RdmaFifo, PartitionPointMatchesTheStandardAlgorithmOnAWrappedRing)
+{
+    std::mt19937 rng(7);
+    RdmaFifo<uint64_t> fifo;
+    std::deque<uint64_t> reference;
+    uint64_t next = 0;
+    uint32_t wrapped = 0;
+    for (uint32_t step = 0; step < 20000; ++step)
+    {
+        // Sorted values, pushed and popped at random: the head walks around the ring.
+        if (reference.empty() || rng() % 3 != 0)
+        {
+            next += 1 + rng() % 4;
+            fifo.push_back(next);
+            reference.push_back(next);
+        }
+        else
+        {
+            fifo.pop_front();
+            reference.pop_front();
+        }
+        const uint64_t key = reference.empty() ? 0 : reference.front() + rng() % 40;
+        const auto pred = [key](uint64_t v) { return v <= key; };
+        const auto expected = static_cast<std::size_t>(
+            std::partition_point(reference.begin(), reference.end(), pred) - reference.begin());
+        ASSERT_EQ(fifo.partition_point(pred), expected) << "step " << step << " key " << key;
+        wrapped += (!reference.empty() && &fifo.front() > &fifo.back()) ? 1 : 0;
+    }
+    EXPECT_GT(wrapped, 1000U); // the wrapped case was exercised
+    EXPECT_EQ(fifo.partition_point([](uint64_t) { return true; }), fifo.size());
+    EXPECT_EQ(fifo.partition_point([](uint64_t) { return false; }), 0U);
+}
