@@ -28,7 +28,7 @@ counts are compared with the recorded ones in every run. (About 10 minutes: call
 some 50 times slower than the program.)
 
 --schedulers compares ns-3's event schedulers (Map, Heap, PriorityQueue, Calendar) and the
-module's RdmaRadixScheduler on hpcc-a2a16 and fattree8: the fastest of --scheduler-runs runs each (this VM's speed varies
+module's RdmaRadixScheduler and RdmaTimingWheelScheduler on hpcc-a2a16 and fattree8: the fastest of --scheduler-runs runs each (this VM's speed varies
 from one minute to the next, the minimum is the least disturbed run), and checks that the
 result figures are the same under every scheduler.
 
@@ -68,7 +68,8 @@ WORKLOAD_CDF = os.path.join(HERE, "..", "data", "flow-size", "web-search.txt")
 
 
 SCHEDULERS = [
-    "MapScheduler", "HeapScheduler", "PriorityQueueScheduler", "CalendarScheduler", "RdmaRadixScheduler"
+    "MapScheduler", "HeapScheduler", "PriorityQueueScheduler", "CalendarScheduler", "RdmaRadixScheduler",
+    "RdmaTimingWheelScheduler"
 ]
 
 

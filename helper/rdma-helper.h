@@ -215,7 +215,8 @@ class RdmaHelper
     /// The fastest scheduler for this module's event patterns, measured by
     /// benchmarks/run-benchmarks.py --schedulers and --instructions (README, "Performance"):
     /// the module's radix heap (RdmaRadixScheduler), which runs events in the same order as
-    /// ns-3's own schedulers.
+    /// ns-3's own schedulers. (RdmaTimingWheelScheduler executes fewer instructions but did
+    /// not run faster side by side: doc/rdma.rst, "Helpers".)
     static constexpr const char* FASTEST_SCHEDULER = "ns3::RdmaRadixScheduler";
 
     /**

@@ -5,6 +5,8 @@
 // RdmaRadixScheduler hands out events in exactly the order of ns-3's PriorityQueueScheduler:
 // the (time stamp, uid) order that makes results independent of the scheduler.
 
+#include "rdma-scheduler-order.h"
+
 #include "ns3/object-factory.h"
 #include "ns3/priority-queue-scheduler.h"
 #include "ns3/rdma-radix-scheduler.h"
@@ -82,40 +84,7 @@ TEST(RdmaRadixScheduler, RemovingABucketsEarliestEventKeepsTheOrder)
 // bursts at one time stamp spread from one bucket: the same order as the binary heap.
 TEST(RdmaRadixScheduler, EveryLevelInTheOrderOfPriorityQueueScheduler)
 {
-    Ptr<Scheduler> radix = CreateObject<RdmaRadixScheduler>();
-    Ptr<Scheduler> reference = CreateObject<PriorityQueueScheduler>();
-    std::mt19937_64 rng(777);
-    uint32_t uid = 4;
-    auto insert = [&](uint64_t ts) {
-        const Scheduler::Event ev = TestEvent(ts, uid++);
-        radix->Insert(ev);
-        reference->Insert(ev);
-    };
-    for (uint32_t i = 0; i < 300; ++i)
-    {
-        insert(rng() >> (2 + rng() % 62)); // 0 .. 2^62, spread over the levels
-    }
-    uint64_t now = 0;
-    for (uint32_t step = 0; step < 100000 && !reference->IsEmpty(); ++step)
-    {
-        const Scheduler::Event a = radix->RemoveNext();
-        const Scheduler::Event b = reference->RemoveNext();
-        ASSERT_EQ(a.key.m_ts, b.key.m_ts) << "step " << step;
-        ASSERT_EQ(a.key.m_uid, b.key.m_uid) << "step " << step;
-        now = a.key.m_ts;
-        if (step < 15000 && step % 3 == 0)
-        {
-            // A burst: several events at one future time stamp, plus one far ahead.
-            const uint64_t at = now + (rng() % (uint64_t(1) << (rng() % 30)));
-            for (uint32_t k = 0; k < 3; ++k)
-            {
-                insert(at);
-            }
-            insert(now + (rng() >> (2 + rng() % 62)) % ((uint64_t(1) << 62) - now));
-        }
-    }
-    EXPECT_TRUE(reference->IsEmpty());
-    EXPECT_TRUE(radix->IsEmpty());
+    rdmatest::ExpectSameOrderOverEveryDistance(CreateObject<RdmaRadixScheduler>(), 777);
 }
 
 // A simulator's pattern, sped up: each removal is followed by insertions at or after its
@@ -123,60 +92,7 @@ TEST(RdmaRadixScheduler, EveryLevelInTheOrderOfPriorityQueueScheduler)
 // (Simulator::Remove). Both schedulers must agree on every event, and both end empty.
 TEST(RdmaRadixScheduler, SameOrderAsPriorityQueueScheduler)
 {
-    Ptr<Scheduler> radix = CreateObject<RdmaRadixScheduler>();
-    Ptr<Scheduler> reference = CreateObject<PriorityQueueScheduler>();
-    std::mt19937_64 rng(12345);
-    uint32_t uid = 4;
-    std::map<uint32_t, Scheduler::Event> pending; // by uid
-    auto insert = [&](uint64_t ts) {
-        const Scheduler::Event ev = TestEvent(ts, uid++);
-        radix->Insert(ev);
-        reference->Insert(ev);
-        pending[ev.key.m_uid] = ev;
-    };
-    for (uint32_t i = 0; i < 500; ++i)
-    {
-        insert(rng() % 1000);
-    }
-    uint64_t now = 0;
-    uint32_t removed = 0;
-    for (uint32_t step = 0; step < 200000 && !reference->IsEmpty(); ++step)
-    {
-        ASSERT_FALSE(radix->IsEmpty());
-        const Scheduler::Event peek = radix->PeekNext();
-        const Scheduler::Event a = radix->RemoveNext();
-        const Scheduler::Event b = reference->RemoveNext();
-        ASSERT_EQ(peek.key.m_uid, a.key.m_uid) << "step " << step;
-        ASSERT_EQ(a.key.m_ts, b.key.m_ts) << "step " << step;
-        ASSERT_EQ(a.key.m_uid, b.key.m_uid) << "step " << step;
-        ASSERT_EQ(a.key.m_context, b.key.m_context) << "step " << step;
-        ASSERT_GE(a.key.m_ts, now);
-        now = a.key.m_ts;
-        pending.erase(a.key.m_uid);
-        if (step < 150000)
-        {
-            // Some 2,000 events pending, as in the fabrics this scheduler is for.
-            const uint32_t n = pending.size() < 2000 ? 2 : rng() % 2;
-            for (uint32_t k = 0; k < n; ++k)
-            {
-                const uint64_t r = rng() % 100;
-                // Same time (ScheduleNow), near (a frame), far (a timer, up to 2^40 ticks).
-                insert(now + (r < 20 ? 0 : r < 95 ? rng() % 5000 : rng() % (uint64_t(1) << 40)));
-            }
-        }
-        if (rng() % 50 == 0 && !pending.empty())
-        {
-            auto it = pending.lower_bound(static_cast<uint32_t>(rng() % uid));
-            it = it == pending.end() ? pending.begin() : it;
-            radix->Remove(it->second);
-            reference->Remove(it->second);
-            pending.erase(it);
-            ++removed;
-        }
-    }
-    EXPECT_TRUE(reference->IsEmpty());
-    EXPECT_TRUE(radix->IsEmpty());
-    EXPECT_GT(removed, 2000U);
+    rdmatest::ExpectSameOrderUnderRandomLoad(CreateObject<RdmaRadixScheduler>(), 12345);
 }
 
 TEST(RdmaRadixSchedulerDeathTest, RemovingAnUnscheduledEventStops)
