@@ -18,6 +18,13 @@ namespace
 {
 constexpr uint32_t SLOT_MASK = RdmaTimingWheelScheduler::NUM_SLOTS - 1;
 
+/// Key order: time stamp, then uid (Scheduler::EventKey's operator<).
+bool
+Earlier(const Scheduler::Event& a, const Scheduler::Event& b)
+{
+    return a.key < b.key;
+}
+
 /// The heap order of the overflow: std::push_heap keeps the largest first, so "larger" is
 /// "later".
 bool
@@ -37,7 +44,7 @@ RdmaTimingWheelScheduler::GetTypeId()
             .AddConstructor<RdmaTimingWheelScheduler>()
             .AddAttribute("SlotWidth",
                           "The time one slot of the wheel covers, rounded down to a power of two "
-                          "ticks of the time resolution (4,096 ps at picoseconds with the "
+                          "ticks of the time resolution (2,048 ps at picoseconds with the "
                           "default). Events of one slot are sorted when it becomes current, so "
                           "a slot should hold few; the wheel reaches 4,096 slots ahead.",
                           TimeValue(NanoSeconds(4)),
@@ -76,6 +83,27 @@ RdmaTimingWheelScheduler::Append(const Scheduler::Event& ev, uint32_t index)
     m_wordMask |= uint64_t(1) << (index >> 6);
 }
 
+void
+RdmaTimingWheelScheduler::Unmark(uint32_t index)
+{
+    uint64_t& word = m_slotMask[index >> 6];
+    word &= ~(uint64_t(1) << (index & 63));
+    if (word == 0)
+    {
+        m_wordMask &= ~(uint64_t(1) << (index >> 6));
+    }
+}
+
+Scheduler::Event
+RdmaTimingWheelScheduler::PopOverflow()
+{
+    std::pop_heap(m_overflow.begin(), m_overflow.end(), Later);
+    const Scheduler::Event ev = m_overflow.back();
+    m_overflow.pop_back();
+    m_overflowSlot = m_overflow.empty() ? UINT64_MAX : m_overflow.front().key.m_ts >> m_shift;
+    return ev;
+}
+
 uint32_t
 RdmaTimingWheelScheduler::NextSlotIndex() const
 {
@@ -98,34 +126,30 @@ RdmaTimingWheelScheduler::NextSlotIndex() const
 
 // Out of line: the rare path keeps the common one short.
 __attribute__((noinline)) void
-RdmaTimingWheelScheduler::Place(const Scheduler::Event& ev, uint64_t slot)
+RdmaTimingWheelScheduler::PushOverflow(const Scheduler::Event& ev)
 {
-    if (slot - m_currentSlot >= NUM_SLOTS)
-    {
-        m_overflow.push_back(ev);
-        std::push_heap(m_overflow.begin(), m_overflow.end(), Later);
-        m_overflowSlot = m_overflow.front().key.m_ts >> m_shift;
-        return;
-    }
-    Append(ev, static_cast<uint32_t>(slot) & SLOT_MASK);
+    m_overflow.push_back(ev);
+    std::push_heap(m_overflow.begin(), m_overflow.end(), Later);
+    m_overflowSlot = m_overflow.front().key.m_ts >> m_shift;
 }
 
 void
 RdmaTimingWheelScheduler::Insert(const Scheduler::Event& ev)
 {
-    NS_ASSERT_MSG((ev.key.m_ts >> m_shift) >= m_currentSlot,
+    const uint64_t slot = ev.key.m_ts >> m_shift;
+    NS_ASSERT_MSG(slot >= m_currentSlot,
                   "RdmaTimingWheelScheduler: an event before the current slot");
     ++m_size;
-    const uint64_t slot = ev.key.m_ts >> m_shift;
     if (slot != m_currentSlot)
     {
-        // The common case, within reach, without a call; the overflow in Place.
         if (slot - m_currentSlot < NUM_SLOTS)
         {
             Append(ev, static_cast<uint32_t>(slot) & SLOT_MASK);
-            return;
         }
-        Place(ev, slot);
+        else
+        {
+            PushOverflow(ev);
+        }
         return;
     }
     // The current slot: into the sorted list. An event scheduled for now has the newest uid,
@@ -138,7 +162,7 @@ RdmaTimingWheelScheduler::Insert(const Scheduler::Event& ev)
     const auto at = std::upper_bound(m_current.begin() + static_cast<std::ptrdiff_t>(m_head),
                                      m_current.end(),
                                      ev,
-                                     [](const Event& x, const Event& y) { return x.key < y.key; });
+                                     Earlier);
     m_current.insert(at, ev);
 }
 
@@ -152,13 +176,11 @@ RdmaTimingWheelScheduler::IsEmpty() const
 __attribute__((noinline)) void
 RdmaTimingWheelScheduler::PullOverflow()
 {
+    // Each is after the current slot: it was beyond reach when the current slot was.
     while (m_overflowSlot - m_currentSlot < NUM_SLOTS)
     {
-        std::pop_heap(m_overflow.begin(), m_overflow.end(), Later);
-        const Scheduler::Event ev = m_overflow.back();
-        m_overflow.pop_back();
-        m_overflowSlot = m_overflow.empty() ? UINT64_MAX : m_overflow.front().key.m_ts >> m_shift;
-        Place(ev, ev.key.m_ts >> m_shift);
+        const uint32_t index = static_cast<uint32_t>(m_overflowSlot) & SLOT_MASK;
+        Append(PopOverflow(), index);
     }
 }
 
@@ -171,10 +193,7 @@ RdmaTimingWheelScheduler::JumpToOverflow()
     m_currentSlot = m_overflowSlot;
     while (m_overflowSlot == m_currentSlot)
     {
-        std::pop_heap(m_overflow.begin(), m_overflow.end(), Later);
-        m_current.push_back(m_overflow.back());
-        m_overflow.pop_back();
-        m_overflowSlot = m_overflow.empty() ? UINT64_MAX : m_overflow.front().key.m_ts >> m_shift;
+        m_current.push_back(PopOverflow());
     }
     PullOverflow();
 }
@@ -188,9 +207,7 @@ RdmaTimingWheelScheduler::SortCurrent()
     const std::size_t n = m_current.size();
     if (n > 64)
     {
-        std::sort(m_current.begin(), m_current.end(), [](const Event& x, const Event& y) {
-            return x.key < y.key;
-        });
+        std::sort(m_current.begin(), m_current.end(), Earlier);
         return;
     }
     for (std::size_t i = 1; i < n; ++i)
@@ -221,12 +238,7 @@ RdmaTimingWheelScheduler::RemoveFromNextSlot()
     const uint32_t start = static_cast<uint32_t>(m_currentSlot + 1) & SLOT_MASK;
     const uint32_t index = NextSlotIndex();
     m_currentSlot += 1 + ((index - start) & SLOT_MASK);
-    uint64_t& word = m_slotMask[index >> 6];
-    word &= ~(uint64_t(1) << (index & 63));
-    if (word == 0)
-    {
-        m_wordMask &= ~(uint64_t(1) << (index >> 6));
-    }
+    Unmark(index);
     // The wheel's reach moved forward: overflow events may now be within it (never in the
     // new current slot, which was within reach before).
     if (m_overflowSlot - m_currentSlot < NUM_SLOTS)
@@ -260,9 +272,7 @@ RdmaTimingWheelScheduler::PeekNext() const
         return m_overflow.front();
     }
     const std::vector<Scheduler::Event>& events = m_slots[NextSlotIndex()];
-    return *std::min_element(events.begin(), events.end(), [](const Event& x, const Event& y) {
-        return x.key < y.key;
-    });
+    return *std::min_element(events.begin(), events.end(), Earlier);
 }
 
 Scheduler::Event
@@ -315,12 +325,7 @@ RdmaTimingWheelScheduler::Remove(const Scheduler::Event& ev)
                 events.erase(events.begin() + static_cast<std::ptrdiff_t>(i));
                 if (events.empty())
                 {
-                    uint64_t& word = m_slotMask[index >> 6];
-                    word &= ~(uint64_t(1) << (index & 63));
-                    if (word == 0)
-                    {
-                        m_wordMask &= ~(uint64_t(1) << (index >> 6));
-                    }
+                    Unmark(index);
                 }
                 --m_size;
                 return;

@@ -98,12 +98,16 @@ class RdmaTimingWheelScheduler : public Scheduler
     void JumpToOverflow();
     /// Sort the current list, just taken from a slot (in insertion order).
     void SortCurrent();
-    /// Put an event of a slot after the current one into the wheel or the overflow.
-    void Place(const Scheduler::Event& ev, uint64_t slot);
+    /// Put an event beyond the wheel's reach into the overflow heap.
+    void PushOverflow(const Scheduler::Event& ev);
+    /// \return the overflow's earliest event, taken out of it
+    Scheduler::Event PopOverflow();
     /// Move the overflow events now within the wheel's reach to their slots.
     void PullOverflow();
     /// Append an event to a slot's list and mark the slot.
     void Append(const Scheduler::Event& ev, uint32_t index);
+    /// Clear an empty slot's bit (and its word's, if it was the word's last).
+    void Unmark(uint32_t index);
 
     Time m_slotWidth;     //!< attribute SlotWidth
     uint32_t m_shift{12}; //!< log2 of the slot width in ticks

@@ -7,33 +7,13 @@
 
 #include "rdma-scheduler-order.h"
 
-#include "ns3/object-factory.h"
-#include "ns3/priority-queue-scheduler.h"
 #include "ns3/rdma-radix-scheduler.h"
-#include "ns3/rng-seed-manager.h"
-#include "ns3/simulator.h"
 
 #include <gtest/gtest.h>
-#include <map>
-#include <random>
 
 using namespace ns3;
 
-namespace
-{
-
-Scheduler::Event
-TestEvent(uint64_t ts, uint32_t uid)
-{
-    Scheduler::Event ev;
-    ev.impl = nullptr;
-    ev.key.m_ts = ts;
-    ev.key.m_uid = uid;
-    ev.key.m_context = uid % 7;
-    return ev;
-}
-
-} // namespace
+using rdmatest::SchedulerTestEvent;
 
 // The level of a time stamp is one more than its highest bit that differs from the last
 // removed event's time stamp, divided by the digit width (6 bits); 0 for the same time
@@ -60,11 +40,11 @@ TEST(RdmaRadixScheduler, RemovingABucketsEarliestEventKeepsTheOrder)
 {
     Ptr<Scheduler> radix = CreateObject<RdmaRadixScheduler>();
     // From time stamp 0, 1000, 1001 and 1005 share level 2's bucket 15 (bits 6..11 = 15).
-    const Scheduler::Event early = TestEvent(1000, 10);
-    radix->Insert(TestEvent(1005, 11));
+    const Scheduler::Event early = SchedulerTestEvent(1000, 10);
+    radix->Insert(SchedulerTestEvent(1005, 11));
     radix->Insert(early);
-    radix->Insert(TestEvent(1001, 12));
-    radix->Insert(TestEvent(5000, 13)); // level 3
+    radix->Insert(SchedulerTestEvent(1001, 12));
+    radix->Insert(SchedulerTestEvent(5000, 13)); // level 3
     ASSERT_EQ(radix->PeekNext().key.m_uid, 10U);
     radix->Remove(early);
     EXPECT_EQ(radix->PeekNext().key.m_uid, 12U);
@@ -98,45 +78,17 @@ TEST(RdmaRadixScheduler, SameOrderAsPriorityQueueScheduler)
 TEST(RdmaRadixSchedulerDeathTest, RemovingAnUnscheduledEventStops)
 {
     Ptr<Scheduler> radix = CreateObject<RdmaRadixScheduler>();
-    radix->Insert(TestEvent(10, 5));
-    EXPECT_DEATH(radix->Remove(TestEvent(10, 6)), "event uid 6 at time stamp 10 is not scheduled");
+    radix->Insert(SchedulerTestEvent(10, 5));
+    EXPECT_DEATH(radix->Remove(SchedulerTestEvent(10, 6)),
+                 "event uid 6 at time stamp 10 is not scheduled");
 }
-
-namespace
-{
-std::vector<uint32_t> g_order; //!< tags of the events in the order they ran
-
-void
-Record(uint32_t tag)
-{
-    g_order.push_back(tag);
-}
-
-/// Schedule a burst of events at few distinct times under a scheduler and record their order.
-std::vector<uint32_t>
-RunBurst(const std::string& scheduler)
-{
-    Simulator::Destroy();
-    Simulator::SetScheduler(ObjectFactory(scheduler));
-    g_order.clear();
-    std::mt19937 rng(7);
-    for (uint32_t i = 0; i < 2000; ++i)
-    {
-        Simulator::Schedule(NanoSeconds(rng() % 50), &Record, i);
-    }
-    EventId cancelled = Simulator::Schedule(NanoSeconds(10), &Record, 99999);
-    Simulator::Remove(cancelled);
-    Simulator::Run();
-    Simulator::Destroy();
-    return g_order;
-}
-} // namespace
 
 // Through the simulator: the events run in the same order under both schedulers.
 TEST(RdmaRadixScheduler, SimulatorRunsEventsInTheSameOrder)
 {
-    const std::vector<uint32_t> radix = RunBurst("ns3::RdmaRadixScheduler");
-    const std::vector<uint32_t> reference = RunBurst("ns3::PriorityQueueScheduler");
-    ASSERT_EQ(radix.size(), 2000U);
+    const std::vector<uint32_t> radix = rdmatest::RunThroughSimulator("ns3::RdmaRadixScheduler");
+    const std::vector<uint32_t> reference =
+        rdmatest::RunThroughSimulator("ns3::PriorityQueueScheduler");
+    ASSERT_EQ(radix.size(), 4000U); // 2,000 near events and 2,000 far ones
     EXPECT_EQ(radix, reference);
 }

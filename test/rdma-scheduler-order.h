@@ -8,12 +8,17 @@
 // order of ns-3's PriorityQueueScheduler, the (time stamp, uid) order that makes results
 // independent of the scheduler.
 
+#include "ns3/nstime.h"
+#include "ns3/object-factory.h"
 #include "ns3/priority-queue-scheduler.h"
 #include "ns3/scheduler.h"
+#include "ns3/simulator.h"
 
 #include <gtest/gtest.h>
 #include <map>
 #include <random>
+#include <string>
+#include <vector>
 
 namespace rdmatest
 {
@@ -30,6 +35,53 @@ SchedulerTestEvent(uint64_t ts, uint32_t uid)
     return ev;
 }
 
+/// A scheduler under test and ns-3's PriorityQueueScheduler, given the same events.
+class SchedulerTwin
+{
+  public:
+    /**
+     * \param tested the scheduler under test, empty
+     * \param firstUid the uid of the first event inserted (then one more per event)
+     */
+    SchedulerTwin(ns3::Ptr<ns3::Scheduler> tested, uint32_t firstUid)
+        : m_tested(tested),
+          m_reference(ns3::CreateObject<ns3::PriorityQueueScheduler>()),
+          m_nextUid(firstUid)
+    {
+    }
+
+    /**
+     * Insert an event with the next uid into both.
+     * \param ts its time stamp
+     * \return the event
+     */
+    ns3::Scheduler::Event Insert(uint64_t ts)
+    {
+        const ns3::Scheduler::Event ev = SchedulerTestEvent(ts, m_nextUid++);
+        m_tested->Insert(ev);
+        m_reference->Insert(ev);
+        return ev;
+    }
+
+    /// Remove every event from both and compare them one by one; both must end empty.
+    void ExpectSameOrderToTheEnd()
+    {
+        for (uint32_t step = 0; !m_reference->IsEmpty(); ++step)
+        {
+            ASSERT_FALSE(m_tested->IsEmpty()) << "step " << step;
+            const ns3::Scheduler::Event a = m_tested->RemoveNext();
+            const ns3::Scheduler::Event b = m_reference->RemoveNext();
+            ASSERT_EQ(a.key.m_ts, b.key.m_ts) << "step " << step;
+            ASSERT_EQ(a.key.m_uid, b.key.m_uid) << "step " << step;
+        }
+        EXPECT_TRUE(m_tested->IsEmpty());
+    }
+
+    ns3::Ptr<ns3::Scheduler> m_tested;    //!< the scheduler under test
+    ns3::Ptr<ns3::Scheduler> m_reference; //!< ns-3's binary heap
+    uint32_t m_nextUid;                   //!< the next event's uid
+};
+
 /**
  * A simulator's pattern, sped up: each removal is followed by insertions at or after its
  * time (many at the same time stamp, most near, some far ahead, up to 2^40 ticks), some
@@ -43,15 +95,12 @@ inline void
 ExpectSameOrderUnderRandomLoad(ns3::Ptr<ns3::Scheduler> scheduler, uint64_t seed)
 {
     using namespace ns3;
-    auto TestEvent = SchedulerTestEvent;
-    Ptr<Scheduler> reference = CreateObject<PriorityQueueScheduler>();
+    SchedulerTwin twin(scheduler, 4);
+    const Ptr<Scheduler> reference = twin.m_reference;
     std::mt19937_64 rng(seed);
-    uint32_t uid = 4;
     std::map<uint32_t, Scheduler::Event> pending; // by uid
     auto insert = [&](uint64_t ts) {
-        const Scheduler::Event ev = TestEvent(ts, uid++);
-        scheduler->Insert(ev);
-        reference->Insert(ev);
+        const Scheduler::Event ev = twin.Insert(ts);
         pending[ev.key.m_uid] = ev;
     };
     for (uint32_t i = 0; i < 500; ++i)
@@ -86,7 +135,7 @@ ExpectSameOrderUnderRandomLoad(ns3::Ptr<ns3::Scheduler> scheduler, uint64_t seed
         }
         if (rng() % 50 == 0 && !pending.empty())
         {
-            auto it = pending.lower_bound(static_cast<uint32_t>(rng() % uid));
+            auto it = pending.lower_bound(static_cast<uint32_t>(rng() % twin.m_nextUid));
             it = it == pending.end() ? pending.begin() : it;
             scheduler->Remove(it->second);
             reference->Remove(it->second);
@@ -109,15 +158,10 @@ inline void
 ExpectSameOrderOverEveryDistance(ns3::Ptr<ns3::Scheduler> scheduler, uint64_t seed)
 {
     using namespace ns3;
-    auto TestEvent = SchedulerTestEvent;
-    Ptr<Scheduler> reference = CreateObject<PriorityQueueScheduler>();
+    SchedulerTwin twin(scheduler, 4);
+    const Ptr<Scheduler> reference = twin.m_reference;
     std::mt19937_64 rng(seed);
-    uint32_t uid = 4;
-    auto insert = [&](uint64_t ts) {
-        const Scheduler::Event ev = TestEvent(ts, uid++);
-        scheduler->Insert(ev);
-        reference->Insert(ev);
-    };
+    auto insert = [&](uint64_t ts) { twin.Insert(ts); };
     for (uint32_t i = 0; i < 300; ++i)
     {
         insert(rng() >> (2 + rng() % 62)); // 0 .. 2^62, spread over the levels
@@ -143,6 +187,49 @@ ExpectSameOrderOverEveryDistance(ns3::Ptr<ns3::Scheduler> scheduler, uint64_t se
     }
     EXPECT_TRUE(reference->IsEmpty());
     EXPECT_TRUE(scheduler->IsEmpty());
+}
+
+namespace detail
+{
+/// The tags of the events RunThroughSimulator's events ran, in order.
+inline std::vector<uint32_t>&
+RunOrder()
+{
+    static std::vector<uint32_t> order;
+    return order;
+}
+
+inline void
+RecordRun(uint32_t tag)
+{
+    RunOrder().push_back(tag);
+}
+} // namespace detail
+
+/**
+ * Through the simulator: 2,000 events at 50 distinct times (1 ns apart), 2,000 up to 5 ms
+ * ahead, and one removed (Simulator::Remove), run under a scheduler.
+ * \param scheduler a Scheduler TypeId name
+ * \return the tags of the events in the order they ran
+ */
+inline std::vector<uint32_t>
+RunThroughSimulator(const std::string& scheduler)
+{
+    using namespace ns3;
+    Simulator::Destroy();
+    Simulator::SetScheduler(ObjectFactory(scheduler));
+    detail::RunOrder().clear();
+    std::mt19937 rng(7);
+    for (uint32_t i = 0; i < 2000; ++i)
+    {
+        Simulator::Schedule(NanoSeconds(rng() % 50), &detail::RecordRun, i);
+        Simulator::Schedule(MicroSeconds(rng() % 5000), &detail::RecordRun, 10000 + i);
+    }
+    EventId removed = Simulator::Schedule(NanoSeconds(10), &detail::RecordRun, 99999);
+    Simulator::Remove(removed);
+    Simulator::Run();
+    Simulator::Destroy();
+    return detail::RunOrder();
 }
 
 } // namespace rdmatest
