@@ -106,6 +106,14 @@ TEST(RdmaTimingWheelScheduler, RemoveFromTheCurrentSlotTheWheelAndTheOverflow)
     EXPECT_TRUE(wheel->IsEmpty());
 }
 
+// A slot narrower than one tick is refused, naming the attribute and the value.
+TEST(RdmaTimingWheelSchedulerDeathTest, ASlotWidthBelowOneTickStops)
+{
+    ObjectFactory factory("ns3::RdmaTimingWheelScheduler");
+    factory.Set("SlotWidth", TimeValue(TimeStep(0)));
+    EXPECT_DEATH(factory.Create<Scheduler>(), "SlotWidth is .*it must be at least one tick");
+}
+
 TEST(RdmaTimingWheelSchedulerDeathTest, RemovingAnUnscheduledEventStops)
 {
     Ptr<Scheduler> wheel = MakeWheel(2);
