@@ -301,3 +301,45 @@ TEST(RdmaNic, QueuePairsShareThePortFairly)
     EXPECT_NEAR(goodput / AnalyticalGoodput(100e9, 1024), 1.0, 0.02);
     Simulator::Destroy();
 }
+
+TEST(RdmaNic, DiscardTraceCarriesTheWholeIpv4Packet)
+{
+    // Packets a NIC cannot use are traced as they arrived (IPv4 header first), whatever the
+    // reason; the NIC reads the headers it needs from a copy of the bytes.
+    Star star(2, "100Gbps", MicroSeconds(1));
+    star.Install();
+    const uint32_t qpn = star.rdma.Connect(star.hosts.Get(0), star.hosts.Get(1)).second->GetQpn();
+    Ptr<RdmaNic> receiver = star.hosts.Get(1)->GetObject<RdmaNic>();
+    std::vector<std::pair<uint32_t, std::string>> discards;
+    receiver->TraceConnectWithoutContext(
+        "RxDiscard",
+        MakeCallback(+[](std::vector<std::pair<uint32_t, std::string>>* out,
+                         Ptr<const Packet> p,
+                         const std::string& reason) {
+            out->emplace_back(p->GetSize(), reason);
+        }).Bind(&discards));
+    const Ipv4Address from = star.hosts.Get(0)->GetObject<RdmaNic>()->GetAddress();
+    const Ipv4Address to = receiver->GetAddress();
+    const uint32_t payload = 100;
+    const uint32_t ipv4Bytes = 20 + 8 + RdmaBthHeader::SIZE + payload;
+    for (uint8_t opcode : {uint8_t(RC_WRITE_ONLY), uint8_t(0x1f)}) // a WRITE; no such opcode
+    {
+        RdmaBthHeader bth;
+        bth.SetOpcode(opcode);
+        bth.SetDestQp(opcode == RC_WRITE_ONLY ? qpn + 1000 : qpn); // no QP qpn + 1000
+        RdmaHeaderStack stack;
+        stack.BeginRoce();
+        stack.Append(bth);
+        Ptr<Packet> p = Create<Packet>(payload);
+        stack.FinishIpv4Udp(from, to, 0, 0, 49152, 4791, p->GetSize());
+        p->AddHeader(stack);
+        Simulator::Schedule(MicroSeconds(opcode),
+                            [&star, p]() { star.HostDevice(0)->Enqueue(p, 0); });
+    }
+    Simulator::Run();
+    ASSERT_EQ(discards.size(), 2u);
+    EXPECT_EQ(discards[0], std::make_pair(ipv4Bytes, std::string("no such destination QP")));
+    EXPECT_EQ(discards[1], std::make_pair(ipv4Bytes, std::string("unsupported BTH opcode")));
+    EXPECT_EQ(receiver->GetRxDiscards(), 2u);
+    Simulator::Destroy();
+}
