@@ -14,6 +14,7 @@
 #include "rdma-link-framing.h"
 #include "rdma-link-retry-trailer.h"
 #include "rdma-link-retry.h"
+#include "rdma-packet-room.h"
 #include "rdma-pfc-flow-control.h"
 #include "rdma-reth-header.h"
 #include "rdma-simulator-impl.h"
@@ -330,8 +331,10 @@ namespace
  * the list stays empty and every new packet reallocates and copies its area twice (about 2 %
  * of the instructions of a DCQCN fabric run). Areas of HEADROOM + TAILROOM bytes put on the
  * list here are recycled for good: a packet gets HEADROOM bytes in front (Ethernet, IPv4, UDP,
- * BTH, RETH and options) and TAILROOM behind (the INT area and ICRC). Memory only: no result
- * depends on it.
+ * BTH and RETH: 70) and TAILROOM behind (the INT area and ICRC: 48). Memory only: no result
+ * depends on it. ns-3 keeps at most 1,000 areas, fewer than the packets alive in a loaded
+ * fabric: the queue pairs build their packets so that the areas made for the rest are
+ * recycled too (RdmaPacketRoom).
  */
 void
 ReservePacketBufferRoom()
@@ -342,8 +345,8 @@ ReservePacketBufferRoom()
         return;
     }
     done = true;
-    constexpr uint32_t HEADROOM = 128;
-    constexpr uint32_t TAILROOM = 64;
+    constexpr uint32_t HEADROOM = 80;
+    constexpr uint32_t TAILROOM = RdmaPacketRoom::AREA_BYTES - HEADROOM;
     constexpr uint32_t AREAS = 1000; // the most ns-3 keeps on its list
     static const uint8_t zeros[HEADROOM] = {};
     std::vector<Ptr<Packet>> packets;

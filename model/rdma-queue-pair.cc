@@ -13,6 +13,7 @@
 #include "rdma-icrc-trailer.h"
 #include "rdma-int-header.h"
 #include "rdma-net-device.h"
+#include "rdma-packet-room.h"
 #include "rdma-placement-header.h"
 #include "rdma-reth-header.h"
 #include "rdma-sack-header.h"
@@ -57,6 +58,27 @@ constexpr uint32_t CNP_RESERVED_BYTES = 16;
 constexpr uint8_t INITIAL_TTL = 64;
 /// Send-time ring entry of a retransmitted sequence: its RTT samples are ambiguous (Karn).
 const Time AMBIGUOUS_SEND_TIME = Time(-1);
+
+/**
+ * Add a header in front of a packet. The first one added to its zero-filled payload goes
+ * into a buffer area ns-3 recycles (RdmaPacketRoom); the headers after it fit in front.
+ * \param packet the packet
+ * \param header the header
+ * \param first nothing was added in front of or behind the payload yet; cleared
+ */
+void
+AddInFront(const Ptr<Packet>& packet, const Header& header, bool& first)
+{
+    if (first)
+    {
+        RdmaPacketRoom::AddFirstHeader(packet, header);
+        first = false;
+    }
+    else
+    {
+        packet->AddHeader(header);
+    }
+}
 } // namespace
 
 TypeId
@@ -632,6 +654,7 @@ RdmaQueuePair::GetNextPacket(uint16_t sourcePort)
     // Payload, pad and the ICRC (zero on the data path: see RdmaIcrcTrailer) are one
     // zero-filled area; IPv4, UDP, BTH and RETH are written as bytes in one header.
     Ptr<Packet> p;
+    bool firstHeader = !m_wantTelemetry; // nothing added to the payload yet
     if (m_wantTelemetry)
     {
         // In-band telemetry: the empty area before the ICRC, for switches to fill.
@@ -670,7 +693,7 @@ RdmaQueuePair::GetNextPacket(uint16_t sourcePort)
         RdmaPlacementHeader placement;
         placement.SetMessageSequence(m.sendMsn);
         placement.SetOffset(static_cast<uint32_t>(index * m_params.mtu));
-        p->AddHeader(placement);
+        AddInFront(p, placement, firstHeader);
     }
     stack.FinishIpv4Udp(m_localAddress,
                         m_remoteAddress,
@@ -679,7 +702,7 @@ RdmaQueuePair::GetNextPacket(uint16_t sourcePort)
                         sourcePort,
                         ROCEV2_PORT,
                         p->GetSize());
-    p->AddHeader(stack);
+    AddInFront(p, stack, firstHeader);
 
     const bool retransmission = seq < m_rs.highestSent;
     ++m_packetsSent;
@@ -766,7 +789,7 @@ RdmaQueuePair::GetReadRequest(TxMessage& m, uint64_t seq, uint16_t sourcePort)
                         sourcePort,
                         ROCEV2_PORT,
                         p->GetSize());
-    p->AddHeader(stack);
+    RdmaPacketRoom::AddFirstHeader(p, stack);
 
     const bool retransmission = seq < m_rs.highestSent;
     ++m_readRequestsSent;
@@ -828,7 +851,7 @@ RdmaQueuePair::GetNextReadResponse(uint16_t sourcePort)
                         sourcePort,
                         ROCEV2_PORT,
                         p->GetSize());
-    p->AddHeader(stack);
+    RdmaPacketRoom::AddFirstHeader(p, stack);
     ++m_readResponsesSent;
     if (++r.nextSeq >= r.endSeq)
     {
@@ -1734,9 +1757,10 @@ RdmaQueuePair::SendAck(uint64_t seq, uint8_t syndrome, const RdmaSackHeader* sac
     // ICRC (zero) as a zero-filled area, the SACK extension if any, then IPv4, UDP, BTH
     // and AETH as one run of bytes (RdmaHeaderStack).
     Ptr<Packet> p = Create<Packet>(RdmaIcrcTrailer::SIZE);
+    bool firstHeader = true;
     if (m_rxTelemetry)
     {
-        p->AddHeader(m_rxIntTrailer.GetArea()); // the path's records, echoed
+        AddInFront(p, m_rxIntTrailer.GetArea(), firstHeader); // the path's records, echoed
     }
     if (m_rxTsRequest)
     {
@@ -1744,11 +1768,11 @@ RdmaQueuePair::SendAck(uint64_t seq, uint8_t syndrome, const RdmaSackHeader* sac
         ts.SetReceiveTime(m_rxArrival);
         ts.SetTransmitTime(RdmaSimulatorImpl::CurrentTime());
         ts.SetHops(m_rxHops);
-        p->AddHeader(ts);
+        AddInFront(p, ts, firstHeader);
     }
     if (sack)
     {
-        p->AddHeader(*sack);
+        AddInFront(p, *sack, firstHeader);
     }
     const uint8_t dscp = m_params.ackDscp < 0 ? m_dscp : static_cast<uint8_t>(m_params.ackDscp);
     RdmaBthHeader& bth = m_txBth;
@@ -1776,7 +1800,7 @@ RdmaQueuePair::SendAck(uint64_t seq, uint8_t syndrome, const RdmaSackHeader* sac
                         m_sourcePort,
                         ROCEV2_PORT,
                         p->GetSize());
-    p->AddHeader(stack);
+    AddInFront(p, stack, firstHeader);
     m_sendControl(p, dscp >> 3);
 }
 
@@ -1893,7 +1917,7 @@ RdmaQueuePair::SendCnp()
                         m_sourcePort,
                         ROCEV2_PORT,
                         p->GetSize());
-    p->AddHeader(stack);
+    RdmaPacketRoom::AddFirstHeader(p, stack);
     m_sendControl(p, m_params.cnpDscp >> 3);
 }
 
@@ -2176,7 +2200,7 @@ RdmaQueuePair::GetAtomicRequest(TxMessage& m, uint64_t seq, uint16_t sourcePort)
     atomic.SetRKey(m.wr.rkey);
     atomic.SetSwapAddData(fetchAdd ? m.wr.compareAdd : m.wr.swap);
     atomic.SetCompareData(fetchAdd ? 0 : m.wr.compareAdd);
-    p->AddHeader(atomic);
+    RdmaPacketRoom::AddFirstHeader(p, atomic);
     RdmaBthHeader& bth = m_txBth;
     bth.SetOpcode(fetchAdd ? RC_FETCH_ADD : RC_COMPARE_SWAP);
     bth.SetPadCount(0);
@@ -2380,7 +2404,7 @@ RdmaQueuePair::GetAtomicAck(uint16_t sourcePort)
     Ptr<Packet> p = Create<Packet>(RdmaIcrcTrailer::SIZE);
     RdmaAtomicAckEthHeader ack;
     ack.SetOriginalRemoteData(r.original);
-    p->AddHeader(ack);
+    RdmaPacketRoom::AddFirstHeader(p, ack);
     RdmaBthHeader& bth = m_txBth;
     bth.SetOpcode(RC_ATOMIC_ACKNOWLEDGE);
     bth.SetPadCount(0);

@@ -101,6 +101,31 @@ TakeCountedAllocations()
     return n;
 }
 
+void
+RunInChildWithMetadataOff(const std::string& test)
+{
+    char exe[4096];
+    const ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+    ASSERT_GT(n, 0);
+    exe[n] = '\0';
+    const std::string env = std::string(PacketMetadataOn::METADATA_OFF_ENV) + "=1 ";
+    // Standalone: rdma-gtest with this test's filter. In an ns-3 tree: ns-3's test-runner
+    // with the rdma suite only (not test.py's arguments, which name its output files),
+    // GoogleTest's filter from the environment.
+    const bool standalone = std::string(exe).find("rdma-gtest") != std::string::npos;
+    const std::string command =
+        standalone
+            ? env + "'" + exe + "' --gtest_filter=" + test + " >child-output.txt 2>&1"
+            : env + "GTEST_FILTER=" + test + " '" + exe + "' --suite=rdma >child-output.txt 2>&1";
+    const int status = std::system(command.c_str());
+    std::ifstream childOutput("child-output.txt");
+    const std::string output((std::istreambuf_iterator<char>(childOutput)),
+                             std::istreambuf_iterator<char>());
+    std::remove("child-output.txt");
+    EXPECT_EQ(status, 0) << output;
+    EXPECT_NE(output.find("[  PASSED  ] 1 test"), std::string::npos) << output;
+}
+
 } // namespace ns3::rdmatest
 
 namespace
@@ -216,27 +241,7 @@ TEST(RdmaCcAllocation, TelemetryInsertionAllocatesNothingPerHop)
     // test binary started with metadata off.
     if (std::getenv(PacketMetadataOn::METADATA_OFF_ENV) == nullptr)
     {
-        char exe[4096];
-        const ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-        ASSERT_GT(n, 0);
-        exe[n] = '\0';
-        const std::string self = "RdmaCcAllocation.TelemetryInsertionAllocatesNothingPerHop";
-        const std::string env = std::string(PacketMetadataOn::METADATA_OFF_ENV) + "=1 ";
-        // Standalone: rdma-gtest with this test's filter. In an ns-3 tree: ns-3's test-runner
-        // with the rdma suite only (not test.py's arguments, which name its output files),
-        // GoogleTest's filter from the environment.
-        const bool standalone = std::string(exe).find("rdma-gtest") != std::string::npos;
-        const std::string command =
-            standalone ? env + "'" + exe + "' --gtest_filter=" + self + " >child-output.txt 2>&1"
-                       : env + "GTEST_FILTER=" + self + " '" + exe +
-                             "' --suite=rdma >child-output.txt 2>&1";
-        const int status = std::system(command.c_str());
-        std::ifstream childOutput("child-output.txt");
-        const std::string output((std::istreambuf_iterator<char>(childOutput)),
-                                 std::istreambuf_iterator<char>());
-        std::remove("child-output.txt");
-        EXPECT_EQ(status, 0) << output;
-        EXPECT_NE(output.find("[  PASSED  ] 1 test"), std::string::npos) << output;
+        RunInChildWithMetadataOff("RdmaCcAllocation.TelemetryInsertionAllocatesNothingPerHop");
         return;
     }
     Ptr<RdmaIntInserter> inserter = CreateObject<RdmaIntInserter>();

@@ -34,6 +34,15 @@ void SetCountingAllocations(bool on);
 uint64_t TakeCountedAllocations();
 
 /**
+ * Run one test of this binary again in a child process with ns-3's packet metadata off (as
+ * in a simulation without tracing; this binary turns it on: PacketMetadataOn), and expect
+ * it to pass there. The test calls this when PacketMetadataOn::METADATA_OFF_ENV is unset
+ * and returns; in the child, where it is set, it runs its checks.
+ * \param test the test's full name (Suite.Name)
+ */
+void RunInChildWithMetadataOff(const std::string& test);
+
+/**
  * Parse a command line holding one argument, as an example's CommandLine would.
  * \param arg the argument, e.g. "--SchedulerType=ns3::HeapScheduler"
  * \param global the global value to read back
