@@ -12,9 +12,9 @@ namespace
 {
 
 /**
- * A header behind zero bytes of room, written as one header: the room's bytes and the
- * header's in one Buffer write (its TypeId is the header's, for ns-3's metadata, which
- * is off whenever this is used).
+ * A header behind bytes of room, added to a packet as one header. The room is skipped, not
+ * written: AddFirstHeader removes it right after. Its TypeId is the header's (ns-3's
+ * metadata, which would record it, is off whenever this is used).
  */
 class HeaderBehindRoom : public Header
 {

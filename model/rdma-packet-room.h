@@ -26,11 +26,16 @@ namespace ns3
  * Ethernet), and the exact-sized areas are freed at the end, so the list never grows.
  *
  * AddFirstHeader writes the header behind AREA_BYTES - size bytes of room (not written) and
- * removes the room again: a packet that got an area from the list (AREA_BYTES long, all of it room
- * in front once ns-3 has seen such a packet) writes in place; one that did not gets one
- * reallocation, to an area of AREA_BYTES that is recycled at its end, so the list fills up
- * to the number of packets alive and stays there. The bytes of the packet are the same
- * either way: the room is only a place in memory.
+ * removes the room again: a packet that got an area from the list (AREA_BYTES long, all of
+ * it room in front once ns-3 has seen such a packet) writes in place; one that did not gets
+ * one reallocation, to an area of AREA_BYTES that is recycled at its end, so the areas of the
+ * packets that end refill the list. The bytes of the packet are the same either way: the
+ * room is only a place in memory.
+ *
+ * A packet whose headers outgrow the area (an ACK with a SACK bitmap of more than 70 bytes)
+ * is reallocated to a larger one; once ns-3 has recycled a larger area it frees areas of
+ * AREA_BYTES instead of keeping them (its rule above), and packets cost what they cost
+ * without this class: the same bytes, more reallocations.
  *
  * With ns-3's packet metadata on (Packet::EnablePrinting, ASCII traces) the header is added
  * as it is, so that printing shows it whole; whether metadata is on is read once, at the
