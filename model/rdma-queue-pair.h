@@ -628,6 +628,7 @@ class RdmaQueuePair : public RdmaTransportEndpoint, private RdmaReceiverOps
     uint32_t m_lastTxPayloadBytes{0};       //!< its payload bytes
     EventId m_timerEvent;                   //!< the recovery timer
     Time m_timerAt;                         //!< when m_timerEvent fires
+    bool m_timerPending{false};             //!< m_timerEvent is scheduled and has not run
     std::vector<Time> m_sendTimes; //!< ring of send times, indexed by seq (negative: ambiguous)
     uint64_t m_bytesAcked{0};
 
