@@ -143,6 +143,7 @@ void
 RdmaNic::DoDispose()
 {
     m_pacerEvent.Cancel();
+    m_pacerAt = Time::Max();
     m_kickEvent.Cancel();
     for (auto& qp : m_qps)
     {
@@ -568,11 +569,13 @@ RdmaNic::PullPacket(uint32_t port, uint8_t pausedMask, uint8_t* cls)
 void
 RdmaNic::ArmPacer(Time earliest, Time now)
 {
-    if (earliest != Time::Max() &&
-        (!m_pacerEvent.IsRunning() || Simulator::GetDelayLeft(m_pacerEvent) > earliest - now))
+    // m_pacerAt instead of EventId::IsRunning() and Simulator::GetDelayLeft(): the same
+    // test (Time::Max() while none is pending) without two calls through the simulator.
+    if (earliest < m_pacerAt)
     {
         m_pacerEvent.Cancel();
         m_pacerEvent = Simulator::Schedule(earliest - now, &RdmaNic::PacerExpired, this);
+        m_pacerAt = earliest;
     }
 }
 
@@ -600,6 +603,7 @@ RdmaNic::KickIdlePorts()
 void
 RdmaNic::PacerExpired()
 {
+    m_pacerAt = Time::Max();
     KickIdlePorts();
 }
 

@@ -257,6 +257,7 @@ class RdmaNic : public Object
     Ipv4Address m_address;
     std::vector<Ptr<RdmaTransportEndpoint>> m_qps; //!< indexed by QPN - FIRST_QPN
     EventId m_pacerEvent;
+    Time m_pacerAt{Time::Max()}; //!< when m_pacerEvent fires; Time::Max() if none is pending
     EventId m_kickEvent;
     TypeId m_pathSelectorTypeId;
     Ptr<RdmaPathSelector> m_pathSelector;

@@ -604,6 +604,7 @@ class RdmaQueuePair : public RdmaTransportEndpoint, private RdmaReceiverOps
     bool m_unreliable{false};      //!< !m_lr->Retransmits(), cached
     bool m_wantTimestamps{false};  //!< m_cc->NeedsTimestamps(), cached
     bool m_wantTelemetry{false};   //!< m_cc->NeedsTelemetry(), cached
+    bool m_timerPending{false};    //!< m_timerEvent is scheduled and has not run
     RdmaIntTrailer m_txIntTrailer; //!< the empty INT area (and ICRC) data packets end with
     // Scratch headers for the packets this queue pair builds (data, ACK, CNP). A Header
     // object costs a constructor and a virtual destructor, so these are kept and rewritten:
@@ -628,7 +629,6 @@ class RdmaQueuePair : public RdmaTransportEndpoint, private RdmaReceiverOps
     uint32_t m_lastTxPayloadBytes{0};       //!< its payload bytes
     EventId m_timerEvent;                   //!< the recovery timer
     Time m_timerAt;                         //!< when m_timerEvent fires
-    bool m_timerPending{false};             //!< m_timerEvent is scheduled and has not run
     std::vector<Time> m_sendTimes; //!< ring of send times, indexed by seq (negative: ambiguous)
     uint64_t m_bytesAcked{0};
 
