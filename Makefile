@@ -9,7 +9,8 @@
 #   make debug         configure (Debug: NS_ASSERT and NS_LOG compiled in, -O1 -g) into build-debug/
 #   make test-debug    build-debug/, then run all tests there
 #   make bench         build, then run the benchmarks (benchmarks/run-benchmarks.py), with
-#                      instruction counts under valgrind if it is installed
+#                      instruction counts under valgrind if it is installed; the timed runs
+#                      use glibc's transparent huge pages (run-benchmarks.py --huge-pages)
 #   make format        clang-format -i every .h/.cc
 #   make check-format  fail if any .h/.cc is not clang-formatted
 #   make clean         remove build/, build-debug/, build-sanitize/ and results/

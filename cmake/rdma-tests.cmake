@@ -73,6 +73,13 @@ if(RDMA_PYTHON3 AND (NS3_STANDALONE OR ENABLE_TESTS))
                    ${CMAKE_CURRENT_SOURCE_DIR}
            WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}
   )
+  # test/check-bench-env.py: the environment benchmarks/run-benchmarks.py gives its timed runs
+  # (glibc's huge-page tunable added to GLIBC_TUNABLES, the rest kept).
+  add_test(NAME check-bench-env
+           COMMAND ${RDMA_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/test/check-bench-env.py
+                   ${CMAKE_CURRENT_SOURCE_DIR}
+           WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}
+  )
 endif()
 
 unset(_rdma_test_target)

@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Check how benchmarks/run-benchmarks.py builds the environment of its timed runs.
+
+--huge-pages on adds glibc's malloc huge-page tunable (glibc.malloc.hugetlb=1) to
+GLIBC_TUNABLES, keeping every other tunable already set and replacing an earlier hugetlb
+setting; --huge-pages off leaves the environment as it is. The callgrind runs never get it.
+
+Usage: check-bench-env.py [MODULE_DIR]   (default: the folder above this script)
+Exit status 0 when every check holds, 1 otherwise (each failure named).
+"""
+
+import importlib.util
+import os
+import sys
+
+
+def load(module_dir):
+    path = os.path.join(module_dir, "benchmarks", "run-benchmarks.py")
+    spec = importlib.util.spec_from_file_location("run_benchmarks", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def main():
+    module_dir = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..")
+    bench = load(module_dir)
+    failures = []
+
+    def expect(name, got, want):
+        if got != want:
+            failures.append(f"{name}: GLIBC_TUNABLES {got!r}, expected {want!r}")
+
+    saved = os.environ.get("GLIBC_TUNABLES")
+    try:
+        os.environ.pop("GLIBC_TUNABLES", None)
+        expect("none set, on", bench.timed_env(True).get("GLIBC_TUNABLES"),
+               "glibc.malloc.hugetlb=1")
+        expect("none set, off", bench.timed_env(False).get("GLIBC_TUNABLES"), None)
+        os.environ["GLIBC_TUNABLES"] = "glibc.malloc.arena_max=2"
+        expect("another tunable kept, on", bench.timed_env(True).get("GLIBC_TUNABLES"),
+               "glibc.malloc.arena_max=2:glibc.malloc.hugetlb=1")
+        expect("another tunable kept, off", bench.timed_env(False).get("GLIBC_TUNABLES"),
+               "glibc.malloc.arena_max=2")
+        os.environ["GLIBC_TUNABLES"] = "glibc.malloc.hugetlb=0:glibc.malloc.arena_max=2"
+        expect("earlier hugetlb replaced", bench.timed_env(True).get("GLIBC_TUNABLES"),
+               "glibc.malloc.arena_max=2:glibc.malloc.hugetlb=1")
+    finally:
+        if saved is None:
+            os.environ.pop("GLIBC_TUNABLES", None)
+        else:
+            os.environ["GLIBC_TUNABLES"] = saved
+    if bench.transparent_huge_pages() not in ("always", "madvise", "never", "unknown"):
+        failures.append(f"transparent_huge_pages() gave {bench.transparent_huge_pages()!r}")
+
+    for f in failures:
+        print(f"FAIL {f}")
+    print("check-bench-env: " + (f"{len(failures)} failure(s)" if failures else "all checks hold"))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
