@@ -326,6 +326,7 @@ def build(bld):
             'test/rdma-link-retry-test.cc',
             'test/rdma-link-test.cc',
             'test/rdma-switch-test.cc',
+            'test/rdma-frame-equivalence-test.cc',
             'test/rdma-load-balance-test.cc',
             'test/rdma-nic-test.cc',
             'test/rdma-loss-recovery-test.cc',

@@ -14,6 +14,8 @@
 #include "ns3/trace-source-accessor.h"
 
 #include <algorithm>
+#include <cstring>
+#include <typeinfo>
 
 namespace ns3
 {
@@ -98,6 +100,7 @@ RdmaChannel::DoDispose()
     {
         m_arrival[side]->Detach();
         m_inFlight[side].clear();
+        m_heads[side].clear();
     }
     Channel::DoDispose();
 }
@@ -105,8 +108,17 @@ RdmaChannel::DoDispose()
 void
 RdmaChannel::DeliverNext(uint32_t side)
 {
-    // The queue's reference goes to Receive's parameter (no copy: take_front adopts it).
-    m_devices[side]->Receive(m_inFlight[side].take_front());
+    // The queue's reference goes to the device (no copy: take_front adopts it).
+    const FrameHead& head = m_heads[side].front();
+    if (head.bytes == 0)
+    {
+        m_heads[side].pop_front();
+        m_devices[side]->Receive(m_inFlight[side].take_front());
+        return;
+    }
+    const FrameHead copy = head; // the receiver may send (and queue) synchronously
+    m_heads[side].pop_front();
+    m_devices[side]->ReceiveWithHead(m_inFlight[side].take_front(), copy.data.data(), copy.bytes);
 }
 
 void
@@ -122,12 +134,14 @@ RdmaChannel::Attach(Ptr<RdmaNetDevice> device)
                     "RdmaChannel::Attach: device " << device->GetAddress()
                                                    << " is already attached to this channel");
     m_devices[m_nDevices++] = device;
+    // Frames travel with their head beside the packet only through this class's own
+    // TransmitStart: a subclass (an MPI link, a test's reordering cable) sees whole frames.
+    m_ownTransmit = typeid(*this) == typeid(RdmaChannel);
 }
 
-bool
-RdmaChannel::TransmitStart(const Ptr<Packet>& frame, const Ptr<RdmaNetDevice>& src, Time txTime)
+uint32_t
+RdmaChannel::SideOf(const Ptr<RdmaNetDevice>& src)
 {
-    NS_LOG_FUNCTION(this << frame << src << txTime);
     NS_ABORT_MSG_IF(m_nDevices < 2,
                     "RdmaChannel::TransmitStart: the channel has " << m_nDevices
                                                                    << " device(s) attached; a "
@@ -137,26 +151,75 @@ RdmaChannel::TransmitStart(const Ptr<Packet>& frame, const Ptr<RdmaNetDevice>& s
     const uint32_t side = PeekPointer(m_devices[0]) == PeekPointer(src) ? 1 : 0;
     NS_ABORT_MSG_IF(side == 0 && m_devices[1] != src,
                     "RdmaChannel::TransmitStart: the sender is not attached to this channel");
-    RdmaNetDevice* dst = PeekPointer(m_devices[side]);
     if (m_context[side] == NO_CONTEXT)
     {
-        Ptr<Node> dstNode = dst->GetNode();
+        Ptr<Node> dstNode = m_devices[side]->GetNode();
         NS_ABORT_MSG_IF(!dstNode,
                         "RdmaChannel::TransmitStart: peer device "
-                            << dst->GetAddress() << " is not installed on a node");
+                            << m_devices[side]->GetAddress() << " is not installed on a node");
         m_context[side] = dstNode->GetId();
     }
-    const Time rxTime = txTime + m_delay;
-    if (!m_txrxTrace.IsEmpty())
-    {
-        m_txrxTrace(frame, src, m_devices[side], txTime, rxTime);
-    }
+    return side;
+}
+
+void
+RdmaChannel::Launch(const Ptr<Packet>& frame, uint32_t side, Time rxTime)
+{
     m_inFlight[side].push_back(frame); // the channel's own reference
     m_arrival[side]->Ref();            // released by the scheduler after the event ran
     RdmaSimulatorImpl::ScheduleWithContextNow(m_context[side],
                                               rxTime,
                                               PeekPointer(m_arrival[side]));
+}
+
+bool
+RdmaChannel::TransmitStart(const Ptr<Packet>& frame, const Ptr<RdmaNetDevice>& src, Time txTime)
+{
+    NS_LOG_FUNCTION(this << frame << src << txTime);
+    const uint32_t side = SideOf(src);
+    const Time rxTime = txTime + m_delay;
+    if (!m_txrxTrace.IsEmpty())
+    {
+        m_txrxTrace(frame, src, m_devices[side], txTime, rxTime);
+    }
+    FrameHead none;
+    none.bytes = 0;
+    m_heads[side].push_back(none);
+    Launch(frame, side, rxTime);
     return true;
+}
+
+void
+RdmaChannel::TransmitStartWithHead(const Ptr<Packet>& packet,
+                                   const Ptr<RdmaNetDevice>& src,
+                                   Time txTime,
+                                   const uint8_t* head,
+                                   uint32_t headBytes)
+{
+    NS_LOG_FUNCTION(this << packet << src << txTime << headBytes);
+    NS_ASSERT_MSG(CarriesFrameHeads(), "RdmaChannel: a frame's head beside it, yet a sink");
+    NS_ABORT_MSG_IF(headBytes < RdmaNetDevice::ETHERNET_HEADER_BYTES || headBytes > MAX_HEAD_BYTES,
+                    "RdmaChannel::TransmitStartWithHead: a head of "
+                        << headBytes << " bytes; valid: " << RdmaNetDevice::ETHERNET_HEADER_BYTES
+                        << ".." << MAX_HEAD_BYTES);
+    const uint32_t side = SideOf(src);
+    FrameHead kept;
+    kept.bytes = static_cast<uint8_t>(headBytes);
+    // Two constant sizes: copies the compiler inlines.
+    if (headBytes == MAX_HEAD_BYTES)
+    {
+        std::memcpy(kept.data.data(), head, MAX_HEAD_BYTES);
+    }
+    else if (headBytes == RdmaNetDevice::ETHERNET_HEADER_BYTES)
+    {
+        std::memcpy(kept.data.data(), head, RdmaNetDevice::ETHERNET_HEADER_BYTES);
+    }
+    else
+    {
+        std::memcpy(kept.data.data(), head, headBytes);
+    }
+    m_heads[side].push_back(kept);
+    Launch(packet, side, txTime + m_delay);
 }
 
 Time

@@ -11,6 +11,8 @@
 #include "ns3/packet.h"
 #include "ns3/traced-callback.h"
 
+#include <array>
+
 namespace ns3
 {
 
@@ -69,6 +71,37 @@ class RdmaChannel : public Channel
                                const Ptr<RdmaNetDevice>& src,
                                Time txTime);
 
+    /// Most bytes a frame's head beside its packet may hold (see TransmitStartWithHead).
+    static constexpr uint32_t MAX_HEAD_BYTES = 26;
+
+    /**
+     * \return true if a frame may travel as a packet plus head bytes kept beside it
+     *         (TransmitStartWithHead): this class's own TransmitStart (a subclass's
+     *         carries only whole frames) and no TxRxRdma sink, which must see the frame
+     */
+    bool CarriesFrameHeads() const
+    {
+        return m_ownTransmit && m_txrxTrace.IsEmpty();
+    }
+
+    /**
+     * Start carrying a frame whose first bytes travel beside its packet: the frame is
+     * \p head (the Ethernet header, and possibly the first 12 bytes of the IPv4 header)
+     * followed by \p packet without its first head - 14 bytes. Nothing can observe the
+     * frame on the wire (CarriesFrameHeads), so no byte of the packet is written per hop:
+     * the receiver takes the head as read (RdmaNetDevice::ReceiveWithHead).
+     * \param packet the IPv4 packet
+     * \param src the sending device
+     * \param txTime the frame's serialization time at the sender
+     * \param head the frame's first bytes
+     * \param headBytes how many: 14, or 26 with the IPv4 header's first 12
+     */
+    void TransmitStartWithHead(const Ptr<Packet>& packet,
+                               const Ptr<RdmaNetDevice>& src,
+                               Time txTime,
+                               const uint8_t* head,
+                               uint32_t headBytes);
+
     /// \return the propagation delay
     Time GetDelay() const;
 
@@ -95,6 +128,27 @@ class RdmaChannel : public Channel
      */
     void DeliverNext(uint32_t side);
 
+    /**
+     * Queue a frame towards the device of \p side and schedule its arrival.
+     * \param frame the frame (or the packet, if its head travels beside it)
+     * \param side the receiving device's index
+     * \param rxTime serialization time plus propagation delay
+     */
+    void Launch(const Ptr<Packet>& frame, uint32_t side, Time rxTime);
+
+    /**
+     * \param src the sending device (attached)
+     * \return the receiving device's index
+     */
+    uint32_t SideOf(const Ptr<RdmaNetDevice>& src);
+
+    /// A frame's head kept beside its packet (FrameHead::bytes 0: the packet is the frame).
+    struct FrameHead
+    {
+        uint8_t bytes;                            //!< how many of data hold the head
+        std::array<uint8_t, MAX_HEAD_BYTES> data; //!< the head
+    };
+
     Time m_delay;
     Ptr<RdmaNetDevice> m_devices[2];
     std::size_t m_nDevices{0};
@@ -107,6 +161,8 @@ class RdmaChannel : public Channel
     /// object per direction, scheduled once per frame, delivers them in turn: no event
     /// object is made or destroyed per frame.
     RdmaFifo<Ptr<Packet>> m_inFlight[2];
+    RdmaFifo<FrameHead> m_heads[2]; //!< per frame of m_inFlight, its head kept beside it
+    bool m_ownTransmit{false};      //!< TransmitStart is this class's own (not overridden)
     Ptr<ArrivalEvent> m_arrival[2]; //!< the arrival event object of each direction
     /// Fired when a frame leaves the sender: packet, src, dst, txTime, txTime+delay.
     TracedCallback<Ptr<const Packet>, Ptr<NetDevice>, Ptr<NetDevice>, Time, Time> m_txrxTrace;

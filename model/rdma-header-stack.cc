@@ -148,6 +148,15 @@ RdmaHeaderStack::SetSize(uint32_t bytes)
 }
 
 void
+RdmaHeaderStack::Overwrite(uint32_t offset, const uint8_t* bytes, uint32_t n)
+{
+    NS_ABORT_MSG_IF(offset + n > m_size,
+                    "RdmaHeaderStack::Overwrite: bytes " << offset << ".." << offset + n
+                                                         << " of a stack of " << m_size);
+    std::copy(bytes, bytes + n, m_bytes + offset);
+}
+
+void
 RdmaHeaderStack::MarkIpv4Ce(bool updateChecksum)
 {
     NS_ABORT_MSG_IF(m_size < 20 || (m_bytes[0] >> 4) != 4,

@@ -101,6 +101,14 @@ class RdmaHeaderStack : public Header
     void SetSize(uint32_t bytes);
     /// \return the bytes written or read
     const uint8_t* GetBytes() const;
+    /**
+     * Replace bytes read (a switch restores the IPv4 bytes a packet arrived with, kept
+     * beside it: RdmaPortHandler::HandleReceive).
+     * \param offset the first byte to replace
+     * \param bytes the new bytes
+     * \param n how many; offset + n at most the size
+     */
+    void Overwrite(uint32_t offset, const uint8_t* bytes, uint32_t n);
 
     /**
      * The Internet checksum (RFC 1071) of an IPv4 header.

@@ -144,6 +144,26 @@ class RdmaNetDevice::Ipv4FrameHeader : public Header
         m_size = ETHERNET_HEADER_BYTES;
     }
 
+    /**
+     * Carry a head received beside its packet (RdmaNetDevice::WriteHead).
+     * \param head the Ethernet header, possibly followed by the first 12 IPv4 bytes
+     * \param headBytes 14 or 26
+     */
+    void SetHead(const uint8_t* head, uint32_t headBytes)
+    {
+        std::copy(head, head + headBytes, m_bytes);
+        m_destination.CopyFrom(head);
+        m_source.CopyFrom(head + 6);
+        m_size = headBytes;
+        m_valid = false;
+    }
+
+    /// \return the serialized bytes (GetSerializedSize of them)
+    const uint8_t* GetBytes() const
+    {
+        return m_bytes;
+    }
+
     // For printing, the frame's header is an Ethernet header (the IPv4 bytes it may carry
     // are those of the packet's own IPv4 header, which ns-3's metadata already describes).
     TypeId GetInstanceTypeId() const override
@@ -927,6 +947,11 @@ RdmaNetDevice::TryTransmit()
         {
             m_dequeueCallback(this, packet, static_cast<uint8_t>(cls));
         }
+        if (CanSendHeadBeside())
+        {
+            StartTransmissionWithHead(packet, now);
+            return;
+        }
         AddIpv4EthernetHeader(packet);
         if (m_lr)
         {
@@ -960,6 +985,11 @@ RdmaNetDevice::TryTransmit()
             if (m_fc->WantsTransmitNotifications())
             {
                 m_fc->NotifyTransmit(pulledCls, packet->GetSize());
+            }
+            if (CanSendHeadBeside())
+            {
+                StartTransmissionWithHead(packet, now);
+                return;
             }
             AddIpv4EthernetHeader(packet);
             if (m_lr)
@@ -1036,6 +1066,43 @@ RdmaNetDevice::StartTransmission(const Ptr<Packet>& frame, Time now)
     // An uncongested switch port thus costs one event per frame instead of two.
     if (!m_controlQueue.empty() || !m_txPull.IsNull() || m_currentFrame || HasQueuedPackets() ||
         m_lr)
+    {
+        ScheduleTransmitComplete(wireTime);
+    }
+}
+
+void
+RdmaNetDevice::StartTransmissionWithHead(const Ptr<Packet>& packet, Time now)
+{
+    NS_LOG_FUNCTION(this << packet);
+    NS_ASSERT_MSG(now >= m_txEnd, "RdmaNetDevice: transmission started while busy");
+    const bool replaces = PrepareIpv4EthernetHeader(packet);
+    const uint8_t* head = m_ipv4Header->GetBytes();
+    const uint32_t headBytes = m_ipv4Header->GetSerializedSize();
+    // The wire bytes of the frame the head and the packet make (StartTransmission's).
+    uint32_t wireBytes;
+    if (m_framing == ETHERNET)
+    {
+        wireBytes = WireBytes(packet->GetSize() + ETHERNET_HEADER_BYTES);
+    }
+    else
+    {
+        uint8_t b[IP_PREFIX];
+        const uint32_t n = packet->CopyData(b, sizeof(b));
+        if (replaces)
+        {
+            std::copy(head + ETHERNET_HEADER_BYTES, head + headBytes, b);
+        }
+        wireBytes = HpccSimulatorIpv4Bytes(b, n, m_hpccIntBytes);
+    }
+    const Time wireTime = SerializationTime(wireBytes);
+    ++m_txFrames;
+    ++m_txFramesHeadBeside;
+    m_txWireBytes += wireBytes;
+    m_txEnd = now + wireTime;
+    m_channel->TransmitStartWithHead(packet, this, wireTime, head, headBytes);
+    // No PhyTxEnd sink and no link-level retry here (CanSendHeadBeside): as StartTransmission.
+    if (!m_controlQueue.empty() || !m_txPull.IsNull() || HasQueuedPackets())
     {
         ScheduleTransmitComplete(wireTime);
     }
@@ -1184,7 +1251,8 @@ RdmaNetDevice::Receive(Ptr<Packet> frame)
         m_portHandler->HandleReceive(m_handlerPort,
                                      frame,
                                      eth + ETHERNET_HEADER_BYTES,
-                                     copied - ETHERNET_HEADER_BYTES);
+                                     copied - ETHERNET_HEADER_BYTES,
+                                     false);
         return;
     }
     if (!m_promiscRxCallback.IsNull())
@@ -1205,7 +1273,8 @@ RdmaNetDevice::Receive(Ptr<Packet> frame)
         m_portHandler->HandleReceive(m_handlerPort,
                                      frame,
                                      eth + ETHERNET_HEADER_BYTES,
-                                     copied - ETHERNET_HEADER_BYTES);
+                                     copied - ETHERNET_HEADER_BYTES,
+                                     false);
     }
     else if (!m_rdmaRxCallback.IsNull())
     {
@@ -1217,6 +1286,37 @@ RdmaNetDevice::Receive(Ptr<Packet> frame)
         source.CopyFrom(eth + 6);
         m_rxCallback(this, frame, ETHERTYPE_IPV4, source);
     }
+}
+
+void
+RdmaNetDevice::ReceiveWithHead(Ptr<Packet> packet, const uint8_t* head, uint32_t headBytes)
+{
+    NS_LOG_FUNCTION(this << packet << headBytes);
+    if (!m_portHandler || m_receiveErrorModel || m_lr || !m_promiscRxCallback.IsNull() ||
+        !m_phyRxEndTrace.IsEmpty() || !m_snifferTrace.IsEmpty() ||
+        !m_promiscSnifferTrace.IsEmpty() || !m_macRxTrace.IsEmpty())
+    {
+        // Something here may read the frame: it gets the bytes a whole frame has.
+        WriteHead(packet, head, headBytes);
+        Receive(packet);
+        return;
+    }
+    // Receive's IPv4 path, with the first bytes read from the head beside the packet.
+    uint8_t ipv4[RdmaPortHandler::HEAD_BYTES];
+    const uint32_t copied = packet->CopyData(ipv4, sizeof(ipv4));
+    const bool headBeside = headBytes > ETHERNET_HEADER_BYTES;
+    if (headBeside)
+    {
+        std::copy(head + ETHERNET_HEADER_BYTES, head + headBytes, ipv4);
+    }
+    const uint32_t size = packet->GetSize();
+    m_ipv4RxBytes += size;
+    if (m_fc->WantsReceiveNotifications())
+    {
+        // The class of an IPv4 packet: DSCP >> 3, the top three bits of its TOS byte.
+        m_fc->NotifyReceive(copied > 1 ? ipv4[1] >> 5 : 0, size);
+    }
+    m_portHandler->HandleReceive(m_handlerPort, packet, ipv4, copied, headBeside);
 }
 
 void
@@ -1245,8 +1345,8 @@ RdmaNetDevice::AddEthernetHeader(Ptr<Packet> packet, uint16_t etherType) const
     packet->AddHeader(eth);
 }
 
-void
-RdmaNetDevice::AddIpv4EthernetHeader(const Ptr<Packet>& packet)
+bool
+RdmaNetDevice::PrepareIpv4EthernetHeader(const Ptr<Packet>& packet)
 {
     const RdmaNetDevice* peer = GetPeerDevice();
     if (!m_ipv4Header->Matches(m_address, peer->m_address))
@@ -1269,13 +1369,42 @@ RdmaNetDevice::AddIpv4EthernetHeader(const Ptr<Packet>& packet)
     if (m_decrementTtl && head && (head[0] >> 4) == 4 && head[8] > 0)
     {
         m_ipv4Header->SetDecrementedIpv4Head(head);
+        return true;
+    }
+    m_ipv4Header->ClearIpv4Head();
+    return false;
+}
+
+void
+RdmaNetDevice::AddIpv4EthernetHeader(const Ptr<Packet>& packet)
+{
+    if (PrepareIpv4EthernetHeader(packet))
+    {
         packet->RemoveAtStart(Ipv4FrameHeader::IPV4_HEAD_BYTES);
     }
-    else
-    {
-        m_ipv4Header->ClearIpv4Head();
-    }
     packet->AddHeader(*m_ipv4Header);
+}
+
+bool
+RdmaNetDevice::CanSendHeadBeside() const
+{
+    // The receiver checks its own observers when the frame arrives (ReceiveWithHead).
+    return GetPeerDevice()->m_portHandler && !m_lr && !m_linkFraming &&
+           m_phyTxBeginTrace.IsEmpty() && m_snifferTrace.IsEmpty() &&
+           m_promiscSnifferTrace.IsEmpty() && m_phyTxEndTrace.IsEmpty() &&
+           m_channel->CarriesFrameHeads() && RdmaPacketRoom::IsMetadataOff();
+}
+
+void
+RdmaNetDevice::WriteHead(const Ptr<Packet>& packet, const uint8_t* head, uint32_t headBytes)
+{
+    if (headBytes > ETHERNET_HEADER_BYTES)
+    {
+        packet->RemoveAtStart(headBytes - ETHERNET_HEADER_BYTES);
+    }
+    Ipv4FrameHeader header;
+    header.SetHead(head, headBytes);
+    packet->AddHeader(header);
 }
 
 RdmaNetDevice*
@@ -1318,6 +1447,12 @@ uint64_t
 RdmaNetDevice::GetTxFrames() const
 {
     return m_txFrames;
+}
+
+uint64_t
+RdmaNetDevice::GetTxFramesWithHeadBeside() const
+{
+    return m_txFramesHeadBeside;
 }
 
 uint64_t

@@ -56,11 +56,17 @@ class RdmaPortHandler
      * \param packet the packet
      * \param head the packet's first bytes
      * \param headBytes how many bytes head holds: HEAD_BYTES, or the packet size if smaller
+     * \param headBeside true if the packet's first 12 bytes are still those it had one hop
+     *        earlier and head holds those it arrived with (see RdmaNetDevice::
+     *        ReceiveWithHead): the handler writes them into the packet before anything
+     *        may read it (a trace, a stage), and the egress port writes them with its
+     *        Ethernet header (SetNextIpv4Head)
      */
     virtual void HandleReceive(uint32_t port,
                                const Ptr<Packet>& packet,
                                const uint8_t* head,
-                               uint32_t headBytes) = 0;
+                               uint32_t headBytes,
+                               bool headBeside) = 0;
 
     /**
      * A queued packet leaves its class queue to be transmitted, before the Ethernet header
@@ -396,6 +402,28 @@ eturn the checksum after
      */
     void Receive(Ptr<Packet> frame);
 
+    /**
+     * Receive a frame whose first bytes travelled beside its packet (RdmaChannel::
+     * TransmitStartWithHead): \p head, then \p packet without its first headBytes - 14
+     * bytes. A switch port whose frame nothing can observe (no sink on this device's
+     * traces, no error model, no link-level retry, no promiscuous callback) hands the
+     * packet to its switch as it is, with the head read from \p head: a hop between
+     * switches then writes no byte of the packet (the last hop to a host writes them, and
+     * so does any observer's presence). Otherwise the bytes are written into the packet
+     * first and the frame goes through Receive.
+     * \param packet the IPv4 packet; the device owns it from now on
+     * \param head the frame's first bytes: Ethernet header, possibly followed by the first
+     *        12 bytes of the IPv4 header
+     * \param headBytes 14 or 26
+     */
+    void ReceiveWithHead(Ptr<Packet> packet, const uint8_t* head, uint32_t headBytes);
+
+    /// \return true if a sink listens to MacTx (which sees every packet Enqueue takes)
+    bool IsMacTxTraced() const
+    {
+        return !m_macTxTrace.IsEmpty();
+    }
+
     /// \return PFC frames this device sent
     uint64_t GetPfcFramesSent() const;
     /// \return PFC frames this device received
@@ -404,6 +432,12 @@ eturn the checksum after
     uint64_t GetRxDropCount() const;
     /// \return frames transmitted (data and control)
     uint64_t GetTxFrames() const;
+    /**
+     * \return frames of GetTxFrames sent with their head beside the packet (RdmaChannel::
+     *         TransmitStartWithHead): nothing could observe them on the wire, so no header
+     *         was written into the packet for them
+     */
+    uint64_t GetTxFramesWithHeadBeside() const;
     /// \return bytes transmitted on the wire (WireBytes of every frame)
     uint64_t GetTxWireBytes() const;
     /// \return IPv4 bytes handed to the device to send (what MacTx reports)
@@ -478,6 +512,28 @@ eturn the checksum after
      */
     void StartTransmission(const Ptr<Packet>& frame, Time now);
     /**
+     * Serialize a frame whose head travels beside its packet (RdmaChannel::
+     * TransmitStartWithHead): m_ipv4Header's bytes, then the packet without its first
+     * bytes that those replace.
+     * \param packet the IPv4 packet
+     * \param now the current time
+     */
+    void StartTransmissionWithHead(const Ptr<Packet>& packet, Time now);
+    /**
+     * \return true if the next IPv4 frame may leave with its head beside its packet: the
+     *         peer is a switch's port, and nothing on this side can observe the frame (no
+     *         sink on the transmit traces or the channel's, no link-level retry or link
+     *         framing, ns-3's packet metadata off)
+     */
+    bool CanSendHeadBeside() const;
+    /**
+     * Write a frame's head, received beside its packet, into the packet.
+     * \param packet the IPv4 packet
+     * \param head the frame's first bytes
+     * \param headBytes 14 or 26
+     */
+    static void WriteHead(const Ptr<Packet>& packet, const uint8_t* head, uint32_t headBytes);
+    /**
      * Schedule TransmitComplete at the end of the current frame (the device's one
      * end-of-frame event object, scheduled again for each frame on a busy port).
      * \param delay time until the end of the frame
@@ -510,6 +566,13 @@ eturn the checksum after
     void AddEthernetHeader(Ptr<Packet> packet, uint16_t etherType) const;
     /// Add the Ethernet II header of an IPv4 frame to the peer (per-frame fast path).
     void AddIpv4EthernetHeader(const Ptr<Packet>& packet);
+    /**
+     * Set m_ipv4Header to the head of the packet's frame to the peer: the Ethernet header,
+     * and on a router's port the first 12 bytes of the IPv4 header with the TTL one lower.
+     * \param packet the IPv4 packet
+     * \return true if the head replaces the packet's first 12 bytes
+     */
+    bool PrepareIpv4EthernetHeader(const Ptr<Packet>& packet);
     /// \return the MAC address of the device at the other end of the link
     Mac48Address GetPeerAddress() const;
     /// \return the device at the other end of the link (aborts if there is none)
@@ -575,6 +638,7 @@ eturn the checksum after
     uint64_t m_pfcReceived{0};
     uint64_t m_rxDrops{0};
     uint64_t m_txFrames{0};
+    uint64_t m_txFramesHeadBeside{0}; //!< of m_txFrames, sent with the head beside the packet
     uint64_t m_txWireBytes{0};
     uint64_t m_macTxBytes{0};                 //!< IPv4 bytes given to the device to send
     uint64_t m_ipv4TxBytes{0};                //!< IPv4 bytes sent on the wire

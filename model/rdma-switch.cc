@@ -49,6 +49,12 @@ constexpr uint32_t PARSE_BYTES_MAX = 60 + 4;
 /// Ingress FIFO entry: the ingress port in the low bits, and what the dequeue-time ECN marker
 /// needs from the IPv4 header (read at arrival, so the packet is not parsed again).
 constexpr uint32_t FIFO_PORT_MASK = 0x00ffffffU;
+/// IPv4 bytes a switch's port rewrites per hop (version .. header checksum), which may
+/// travel beside the packet (RdmaNetDevice::ReceiveWithHead).
+constexpr uint32_t IPV4_HEAD_BESIDE_BYTES = 12;
+/// The packet's first 12 bytes are those of the hop before; ipv4Head holds those it arrived
+/// with (RdmaPortHandler::HandleReceive's headBeside): written into it before it is read.
+constexpr uint32_t FIFO_HEAD_BESIDE = 1U << 26;
 constexpr uint32_t FIFO_TIMED = 1U << 27;        //!< arrival time in m_enqueueTimes
 constexpr uint32_t FIFO_HEAD_CHANGED = 1U << 28; //!< marked at enqueue: ipv4Head is stale
 constexpr uint32_t FIFO_TELEMETRY = 1U << 29;    //!< RoCEv2, BTH telemetry bit set
@@ -866,7 +872,8 @@ RdmaSwitch::RebuildEgressHooks()
         const uint8_t filter = processor->GetPacketFilter();
         const EgressHook hook{PeekPointer(processor),
                               FilterFlags(filter),
-                              processor->UsesPortState()};
+                              processor->UsesPortState(),
+                              processor != m_red};
         if (hooks & RdmaEgressProcessor::HOOK_ENQUEUE)
         {
             m_enqueueHooks.push_back(hook);
@@ -904,7 +911,8 @@ RdmaSwitch::RunEnqueueHooks(const Ptr<Packet>& packet,
                             uint32_t port,
                             uint8_t cls,
                             uint64_t queueBefore,
-                            uint32_t flags)
+                            uint32_t& flags,
+                            const uint8_t* ipv4Head)
 {
     RdmaEgressContext ctx;
     ctx.port = port;
@@ -927,9 +935,20 @@ RdmaSwitch::RunEnqueueHooks(const Ptr<Packet>& packet,
             ctx.portQueueBytes -= packet->GetSize(); // admitted already: exclude it
             portState = true;
         }
+        if (hook.readsPacket && (flags & FIFO_HEAD_BESIDE))
+        {
+            WriteArrivalHead(packet, ipv4Head);
+            flags &= ~FIFO_HEAD_BESIDE;
+        }
         if (hook.processor->Enqueue(packet, ctx) == RdmaEgressProcessor::MARK_CE && !marked)
         {
-            MarkPacket(packet, ctx.checksum, port, cls, queueBefore);
+            MarkPacket(packet,
+                       ctx.checksum,
+                       port,
+                       cls,
+                       queueBefore,
+                       (flags & FIFO_HEAD_BESIDE) ? ipv4Head : nullptr);
+            flags &= ~FIFO_HEAD_BESIDE;
             marked = true;
         }
     }
@@ -937,7 +956,11 @@ RdmaSwitch::RunEnqueueHooks(const Ptr<Packet>& packet,
 }
 
 bool
-RdmaSwitch::RunDequeueHooks(const Ptr<Packet>& packet, uint32_t port, uint8_t cls, uint32_t flags)
+RdmaSwitch::RunDequeueHooks(const Ptr<Packet>& packet,
+                            uint32_t port,
+                            uint8_t cls,
+                            uint32_t& flags,
+                            const uint8_t* ipv4Head)
 {
     RdmaEgressContext ctx;
     ctx.port = port;
@@ -962,9 +985,20 @@ RdmaSwitch::RunDequeueHooks(const Ptr<Packet>& packet, uint32_t port, uint8_t cl
                 RdmaNetDevice::WireBytes(packet->GetSize() + RdmaNetDevice::ETHERNET_HEADER_BYTES));
             portState = true;
         }
+        if (hook.readsPacket && (flags & FIFO_HEAD_BESIDE))
+        {
+            WriteArrivalHead(packet, ipv4Head);
+            flags &= ~FIFO_HEAD_BESIDE;
+        }
         if (hook.processor->Dequeue(packet, ctx) == RdmaEgressProcessor::MARK_CE && !marked)
         {
-            MarkPacket(packet, ctx.checksum, port, cls, ctx.queueBytes);
+            MarkPacket(packet,
+                       ctx.checksum,
+                       port,
+                       cls,
+                       ctx.queueBytes,
+                       (flags & FIFO_HEAD_BESIDE) ? ipv4Head : nullptr);
+            flags &= ~FIFO_HEAD_BESIDE;
             marked = true;
         }
     }
@@ -1063,30 +1097,34 @@ RdmaSwitch::ReceiveFromPort(uint32_t inPort, Ptr<RdmaNetDevice> device, Ptr<Pack
     NS_LOG_FUNCTION(this << inPort << device << packet);
     uint8_t head[PARSE_BYTES];
     const uint32_t copied = packet->CopyData(head, PARSE_BYTES);
-    Forward(inPort, packet, head, copied);
+    Forward(inPort, packet, head, copied, false);
 }
 
 void
 RdmaSwitch::HandleReceive(uint32_t port,
                           const Ptr<Packet>& packet,
                           const uint8_t* head,
-                          uint32_t headBytes)
+                          uint32_t headBytes,
+                          bool headBeside)
 {
-    Forward(port, packet, head, headBytes);
+    Forward(port, packet, head, headBytes, headBeside);
 }
 
 void
 RdmaSwitch::Forward(uint32_t inPort,
                     const Ptr<Packet>& packet,
                     const uint8_t* head,
-                    uint32_t copied)
+                    uint32_t copied,
+                    bool headBeside)
 {
+    // head holds the bytes the packet arrived with; beside it, if headBeside.
+    const uint8_t* besideHead = headBeside ? head : nullptr;
     // The IPv4 header and the transport ports are parsed once, from the raw bytes the
     // receiving device already read.
     const uint32_t size = packet->GetSize();
     if (size < IPV4_HEADER_BYTES || copied < IPV4_HEADER_BYTES)
     {
-        DropPacket(packet, MALFORMED_PACKET, inPort, 0);
+        DropArriving(packet, besideHead, MALFORMED_PACKET, inPort, 0);
         return;
     }
     const uint8_t* hdr = head;
@@ -1095,12 +1133,16 @@ RdmaSwitch::Forward(uint32_t inPort,
     const uint8_t cls = tos >> 5; // DSCP >> 3
     if ((hdr[0] >> 4) != 4 || ihl < IPV4_HEADER_BYTES || ihl > size)
     {
-        DropPacket(packet, MALFORMED_PACKET, inPort, cls);
+        DropArriving(packet, besideHead, MALFORMED_PACKET, inPort, cls);
         return;
     }
     if (hdr[8] <= 1)
     {
-        DropPacket(packet, TTL_EXPIRED, inPort, cls); // RFC 1812 5.3.1 (no ICMP is sent)
+        DropArriving(packet,
+                     besideHead,
+                     TTL_EXPIRED,
+                     inPort,
+                     cls); // RFC 1812 5.3.1 (no ICMP is sent)
         return;
     }
     const uint8_t ipProtocol = hdr[9];
@@ -1115,6 +1157,10 @@ RdmaSwitch::Forward(uint32_t inPort,
         if (ihl + 4 > copied && ihl + 4 <= size)
         {
             copied = packet->CopyData(withOptions, ihl + 4); // IPv4 options: rare
+            if (besideHead)
+            {
+                std::memcpy(withOptions, besideHead, IPV4_HEAD_BESIDE_BYTES);
+            }
             hdr = withOptions;
         }
         if (ihl + 4 <= copied)
@@ -1132,7 +1178,7 @@ RdmaSwitch::Forward(uint32_t inPort,
     const std::vector<uint32_t>& routes = m_routeSets[RouteSetId(dst)];
     if (routes.empty())
     {
-        DropPacket(packet, NO_ROUTE, inPort, cls);
+        DropArriving(packet, besideHead, NO_ROUTE, inPort, cls);
         return;
     }
     uint32_t outPort = routes[0];
@@ -1153,7 +1199,7 @@ RdmaSwitch::Forward(uint32_t inPort,
 
     if (m_wdActiveStorms > 0 && (m_wdStormedMask[outPort] & (1U << cls)))
     {
-        DropPacket(packet, PFC_WATCHDOG, outPort, cls); // a queue in a pause storm
+        DropArriving(packet, besideHead, PFC_WATCHDOG, outPort, cls); // a queue in a pause storm
         return;
     }
 
@@ -1164,13 +1210,13 @@ RdmaSwitch::Forward(uint32_t inPort,
     case RdmaSwitchMmu::ADMITTED:
         break;
     case RdmaSwitchMmu::DROP_LOSSY_LIMIT:
-        DropPacket(packet, LOSSY_BUFFER_LIMIT, inPort, cls);
+        DropArriving(packet, besideHead, LOSSY_BUFFER_LIMIT, inPort, cls);
         return;
     case RdmaSwitchMmu::DROP_HEADROOM_OVERFLOW:
-        DropPacket(packet, HEADROOM_OVERFLOW, inPort, cls);
+        DropArriving(packet, besideHead, HEADROOM_OVERFLOW, inPort, cls);
         return;
     case RdmaSwitchMmu::DROP_EGRESS_LIMIT:
-        DropPacket(packet, EGRESS_QUEUE_LIMIT, outPort, cls);
+        DropArriving(packet, besideHead, EGRESS_QUEUE_LIMIT, outPort, cls);
         return;
     }
     m_portFc[inPort]->NotifyIngressAdmitted(cls, size); // PFC: XOFF past the threshold
@@ -1182,7 +1228,8 @@ RdmaSwitch::Forward(uint32_t inPort,
     // from the header once, here, and kept in the FIFO entry for the dequeue hooks.
     const uint8_t ecn = tos & 0x03U;
     const bool ecnCapable = ecn == Ipv4Header::ECN_ECT1 || ecn == Ipv4Header::ECN_ECT0;
-    uint32_t flags = (ecnCapable ? FIFO_ECN_CAPABLE : 0) | (hasChecksum ? FIFO_CHECKSUM : 0);
+    uint32_t flags = (ecnCapable ? FIFO_ECN_CAPABLE : 0) | (hasChecksum ? FIFO_CHECKSUM : 0) |
+                     (headBeside ? FIFO_HEAD_BESIDE : 0);
     if (m_readTelemetryBit && ipProtocol == IPPROTO_UDP_NUMBER && dstPort == ROCEV2_UDP_PORT &&
         ihl + BTH_BYTE4_AFTER_IP < size)
     {
@@ -1194,7 +1241,7 @@ RdmaSwitch::Forward(uint32_t inPort,
         }
     }
     if (!m_enqueueHooks.empty() && (flags & m_enqueueCommonFlags) == m_enqueueCommonFlags &&
-        RunEnqueueHooks(packet, outPort, cls, queueBefore, flags))
+        RunEnqueueHooks(packet, outPort, cls, queueBefore, flags, head))
     {
         flags |= FIFO_HEAD_CHANGED;
     }
@@ -1219,6 +1266,11 @@ RdmaSwitch::Forward(uint32_t inPort,
     {
         m_egressQueueTrace(outPort, cls, static_cast<uint32_t>(queueBefore + size));
     }
+    if ((flags & FIFO_HEAD_BESIDE) && m_ports[outPort]->IsMacTxTraced())
+    {
+        WriteArrivalHead(packet, head); // MacTx sees the packet Enqueue takes
+        m_ingressFifo[outPort][cls].back().flags &= ~FIFO_HEAD_BESIDE;
+    }
     m_ports[outPort]->Enqueue(packet, cls);
 }
 
@@ -1226,7 +1278,7 @@ void
 RdmaSwitch::HandleDequeue(uint32_t port, const Ptr<Packet>& packet, uint8_t cls)
 {
     NS_LOG_FUNCTION(this << port << packet << unsigned(cls));
-    const IngressEntry entry = ReleaseEgress(port, packet->GetSize(), cls);
+    IngressEntry entry = ReleaseEgress(port, packet->GetSize(), cls);
     if (entry.flags & FIFO_TIMED)
     {
         m_egressQueueDelayTrace(port, cls, m_lastQueueDelay);
@@ -1236,7 +1288,7 @@ RdmaSwitch::HandleDequeue(uint32_t port, const Ptr<Packet>& packet, uint8_t cls)
     // read at arrival and kept in the FIFO entry.
     bool headChanged = (entry.flags & FIFO_HEAD_CHANGED) != 0;
     if (!m_dequeueHooks.empty() && (entry.flags & m_dequeueCommonFlags) == m_dequeueCommonFlags &&
-        RunDequeueHooks(packet, port, cls, entry.flags))
+        RunDequeueHooks(packet, port, cls, entry.flags, entry.ipv4Head.data()))
     {
         headChanged = true;
     }
@@ -1362,7 +1414,11 @@ RdmaSwitch::PollPfcWatchdog()
             m_wdTrace(port, cls, true);
             while (Ptr<Packet> p = dev->RemoveQueuedPacket(cls))
             {
-                ReleaseEgress(port, p->GetSize(), cls);
+                const IngressEntry entry = ReleaseEgress(port, p->GetSize(), cls);
+                if ((entry.flags & FIFO_HEAD_BESIDE) && !m_dropTrace.IsEmpty())
+                {
+                    WriteArrivalHead(p, entry.ipv4Head.data());
+                }
                 DropPacket(p, PFC_WATCHDOG, port, cls);
             }
         }
@@ -1407,18 +1463,54 @@ RdmaSwitch::DropPacket(Ptr<const Packet> packet, DropReason reason, uint32_t por
 }
 
 void
+RdmaSwitch::WriteArrivalHead(const Ptr<Packet>& packet, const uint8_t* ipv4Head)
+{
+    RdmaHeaderStack ip;
+    ip.SetSize(IPV4_HEAD_BESIDE_BYTES);
+    packet->RemoveHeader(ip);
+    ip.Overwrite(0, ipv4Head, IPV4_HEAD_BESIDE_BYTES);
+    packet->AddHeader(ip);
+}
+
+void
+RdmaSwitch::DropArriving(const Ptr<Packet>& packet,
+                         const uint8_t* besideHead,
+                         DropReason reason,
+                         uint32_t port,
+                         uint8_t cls)
+{
+    if (besideHead && !m_dropTrace.IsEmpty())
+    {
+        WriteArrivalHead(packet, besideHead); // the trace sees the packet as it arrived
+    }
+    DropPacket(packet, reason, port, cls);
+}
+
+void
 RdmaSwitch::MarkPacket(const Ptr<Packet>& packet,
                        bool checksum,
                        uint32_t port,
                        uint8_t cls,
-                       uint64_t queueBytes)
+                       uint64_t queueBytes,
+                       const uint8_t* besideHead)
 {
     // The IPv4 header as raw bytes (options included): CE set, checksum updated in place.
     RdmaHeaderStack ip;
     uint8_t versionIhl = 0;
-    packet->CopyData(&versionIhl, 1);
+    if (besideHead)
+    {
+        versionIhl = besideHead[0];
+    }
+    else
+    {
+        packet->CopyData(&versionIhl, 1);
+    }
     ip.SetSize((versionIhl & 0x0f) * 4U);
     packet->RemoveHeader(ip);
+    if (besideHead)
+    {
+        ip.Overwrite(0, besideHead, IPV4_HEAD_BESIDE_BYTES); // the bytes it arrived with
+    }
     ip.MarkIpv4Ce(checksum);
     packet->AddHeader(ip);
     ++m_ecnMarks;

@@ -434,7 +434,8 @@ class RdmaSwitch : public Object, public RdmaPortHandler
                          uint32_t port,
                          uint8_t cls,
                          uint64_t queueBefore,
-                         uint32_t flags);
+                         uint32_t& flags,
+                         const uint8_t* ipv4Head);
     /**
      * Call the dequeue-hook stages that want the packet.
      * \param packet the packet
@@ -443,7 +444,31 @@ class RdmaSwitch : public Object, public RdmaPortHandler
      * \param flags its ingress FIFO entry's flags
      * \return true if a stage marked the packet CE (its IPv4 header changed)
      */
-    bool RunDequeueHooks(const Ptr<Packet>& packet, uint32_t port, uint8_t cls, uint32_t flags);
+    bool RunDequeueHooks(const Ptr<Packet>& packet,
+                         uint32_t port,
+                         uint8_t cls,
+                         uint32_t& flags,
+                         const uint8_t* ipv4Head);
+    /**
+     * Write into a packet the first 12 IPv4 bytes it arrived with, kept beside it
+     * (RdmaPortHandler::HandleReceive's headBeside): before a trace or a stage reads it.
+     * \param packet the packet
+     * \param ipv4Head the 12 bytes
+     */
+    static void WriteArrivalHead(const Ptr<Packet>& packet, const uint8_t* ipv4Head);
+    /**
+     * DropPacket for a packet at arrival, whose first IPv4 bytes may be beside it.
+     * \param packet the packet
+     * \param besideHead its first 12 IPv4 bytes if they are beside it, else null
+     * \param reason why
+     * \param port the port charged
+     * \param cls the class
+     */
+    void DropArriving(const Ptr<Packet>& packet,
+                      const uint8_t* besideHead,
+                      DropReason reason,
+                      uint32_t port,
+                      uint8_t cls);
     /**
      * Fill the port state of an egress context (line rate, tx bytes, port queue, now).
      * \param ctx the context (port set)
@@ -478,12 +503,15 @@ class RdmaSwitch : public Object, public RdmaPortHandler
      * \param port egress port
      * \param cls traffic class
      * \param queueBytes queue length found
+     * \param besideHead the first 12 IPv4 bytes the packet arrived with if they are beside
+     *        it (written with the mark), else null
      */
     void MarkPacket(const Ptr<Packet>& packet,
                     bool checksum,
                     uint32_t port,
                     uint8_t cls,
-                    uint64_t queueBytes);
+                    uint64_t queueBytes,
+                    const uint8_t* besideHead);
     /**
      * The single accounting point of PFC frames: count and trace a frame a port's
      * RdmaPfcFlowControl sent (its PfcSentCallback).
@@ -522,17 +550,21 @@ class RdmaSwitch : public Object, public RdmaPortHandler
      * \param packet the packet
      * \param head the packet's first bytes
      * \param headBytes how many bytes head holds (up to RdmaPortHandler::HEAD_BYTES)
+     * \param headBeside the packet's first 12 bytes are those of the hop before; head
+     *        holds those it arrived with (RdmaPortHandler::HandleReceive)
      */
     void Forward(uint32_t inPort,
                  const Ptr<Packet>& packet,
                  const uint8_t* head,
-                 uint32_t headBytes);
+                 uint32_t headBytes,
+                 bool headBeside);
 
     // RdmaPortHandler: the ports' direct receive and dequeue path.
     void HandleReceive(uint32_t port,
                        const Ptr<Packet>& packet,
                        const uint8_t* head,
-                       uint32_t headBytes) override;
+                       uint32_t headBytes,
+                       bool headBeside) override;
     void HandleDequeue(uint32_t port, const Ptr<Packet>& packet, uint8_t cls) override;
 
     /**
@@ -602,6 +634,7 @@ class RdmaSwitch : public Object, public RdmaPortHandler
         RdmaEgressProcessor* processor; //!< the stage
         uint32_t filterFlags;           //!< FIFO_* flags the packet must all carry
         bool portState;                 //!< the stage reads the port state
+        bool readsPacket; //!< the stage may read the packet's bytes (all but RED's marker)
     };
 
     std::vector<Ptr<RdmaEgressProcessor>> m_egress;
