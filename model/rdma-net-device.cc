@@ -10,6 +10,7 @@
 #include "rdma-atomic-eth-header.h"
 #include "rdma-bth-header.h"
 #include "rdma-channel.h"
+#include "rdma-header-stack.h"
 #include "rdma-link-flow-control.h"
 #include "rdma-link-framing.h"
 #include "rdma-link-retry-trailer.h"
@@ -1405,6 +1406,16 @@ RdmaNetDevice::WriteHead(const Ptr<Packet>& packet, const uint8_t* head, uint32_
     Ipv4FrameHeader header;
     header.SetHead(head, headBytes);
     packet->AddHeader(header);
+}
+
+void
+RdmaPortHandler::WriteArrivalHead(const Ptr<Packet>& packet, const uint8_t* ipv4Head)
+{
+    RdmaHeaderStack ip;
+    ip.SetSize(IPV4_HEAD_BESIDE_BYTES);
+    packet->RemoveHeader(ip);
+    ip.Overwrite(0, ipv4Head, IPV4_HEAD_BESIDE_BYTES);
+    packet->AddHeader(ip);
 }
 
 RdmaNetDevice*

@@ -33,18 +33,33 @@ class RdmaPfcFlowControl;
 
 /**
  * \ingroup rdma
- * \brief The packet sink of a switch port, called directly by the device (no Callback
+ * \brief The packet sink of a port, called directly by the device (no Callback
  * indirection, no re-parsing: the device hands over the header bytes it has already read).
  *
- * RdmaSwitch implements it; other receivers use RdmaNetDevice::SetRdmaReceiveCallback and
- * RdmaNetDevice::SetDequeueCallback, which the device uses when no handler is set.
+ * RdmaSwitch and RdmaNic implement it; other receivers use RdmaNetDevice::
+ * SetRdmaReceiveCallback and RdmaNetDevice::SetDequeueCallback, which the device uses when
+ * no handler is set.
  */
 class RdmaPortHandler
 {
   public:
     /// Bytes of a received packet (from its IPv4 header on) the device reads for the handler:
-    /// an IPv4 header without options plus the two transport ports.
-    static constexpr uint32_t HEAD_BYTES = 28;
+    /// an IPv4 header without options, UDP, and a RoCEv2 BTH and AETH (a switch reads the
+    /// addresses and transport ports, a NIC the RoCEv2 headers).
+    static constexpr uint32_t HEAD_BYTES = 20 + 8 + 12 + 4;
+
+    /// IPv4 bytes a switch's port rewrites per hop (version .. header checksum), which may
+    /// travel beside the packet (HandleReceive's headBeside).
+    static constexpr uint32_t IPV4_HEAD_BESIDE_BYTES = 12;
+
+    /**
+     * Write into a packet the first IPv4 bytes it arrived with, received beside it
+     * (HandleReceive's headBeside), in place of the bytes of the hop before that it holds:
+     * a handler does so before anything else may read the packet (a trace, a stage).
+     * \param packet the packet
+     * \param ipv4Head its first IPV4_HEAD_BESIDE_BYTES bytes as it arrived
+     */
+    static void WriteArrivalHead(const Ptr<Packet>& packet, const uint8_t* ipv4Head);
 
     virtual ~RdmaPortHandler() = default;
 

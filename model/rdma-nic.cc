@@ -150,6 +150,10 @@ RdmaNic::DoDispose()
         qp->Dispose();
     }
     m_qps.clear();
+    for (const Ptr<RdmaNetDevice>& device : m_ports)
+    {
+        device->SetPortHandler(nullptr, 0);
+    }
     m_ports.clear();
     m_node = nullptr;
     m_ccPrototype = nullptr;
@@ -196,7 +200,7 @@ RdmaNic::AddDevice(Ptr<RdmaNetDevice> device)
     m_rrNext.push_back(0);
     m_portDataPackets.push_back(0);
     device->SetTxPullCallback(MakeCallback(&RdmaNic::PullPacket, this, port));
-    device->SetRdmaReceiveCallback(MakeCallback(&RdmaNic::Receive, this, port));
+    device->SetPortHandler(this, port);
     return port;
 }
 
@@ -628,18 +632,33 @@ RdmaNic::DiscardRx(Ptr<const Packet> packet, const char* reason)
 }
 
 void
-RdmaNic::Receive(uint32_t port, Ptr<RdmaNetDevice> /* device */, Ptr<Packet> p)
+RdmaNic::HandleDequeue(uint32_t /* port */, const Ptr<Packet>& /* packet */, uint8_t /* cls */)
 {
-    m_controlPort = port;         // ACKs, NAKs and CNPs it triggers leave through the same port
-    Ptr<const Packet> packet = p; // for discard traces
-    // IPv4 and UDP are read from the raw bytes (no Header objects on the per-packet path);
-    // the RoCEv2 headers below are parsed with their ns-3 Header classes.
-    // IPv4, UDP, BTH and (for ACKs) the AETH in one copy; every RoCEv2 packet is longer.
-    uint8_t raw[ROCE_PARSE_BYTES];
-    const uint32_t copied = p->CopyData(raw, ROCE_PARSE_BYTES);
+}
+
+void
+RdmaNic::HandleReceive(uint32_t port,
+                       const Ptr<Packet>& p,
+                       const uint8_t* raw,
+                       uint32_t copied,
+                       bool headBeside)
+{
+    m_controlPort = port; // ACKs, NAKs and CNPs it triggers leave through the same port
+    // IPv4, UDP, BTH and (for ACKs) the AETH, as the device read them (no copy here, no Header
+    // objects on the per-packet path; every RoCEv2 packet is longer). If the first IPv4 bytes
+    // came beside the packet, the removal of the headers below removes the stale ones; a
+    // discarded packet gets them written first, for the trace.
+    static_assert(ROCE_PARSE_BYTES <= HEAD_BYTES, "the device reads what the NIC parses");
+    auto discard = [this, &p, raw, headBeside](const char* reason) {
+        if (headBeside)
+        {
+            WriteArrivalHead(p, raw);
+        }
+        DiscardRx(p, reason);
+    };
     if (copied < IPV4_UDP_BYTES || (raw[0] >> 4) != 4)
     {
-        DiscardRx(packet, "not an IPv4 packet");
+        discard("not an IPv4 packet");
         return;
     }
     const uint32_t ihl = (raw[0] & 0x0fU) * 4;
@@ -647,24 +666,24 @@ RdmaNic::Receive(uint32_t port, Ptr<RdmaNetDevice> /* device */, Ptr<Packet> p)
         (uint32_t(raw[16]) << 24) | (uint32_t(raw[17]) << 16) | (uint32_t(raw[18]) << 8) | raw[19];
     if (destination != m_address.Get())
     {
-        DiscardRx(packet, "destination address is not this NIC's");
+        discard("destination address is not this NIC's");
         return;
     }
     if (raw[9] != 17 || ihl != 20)
     {
-        DiscardRx(packet, raw[9] != 17 ? "not UDP" : "IPv4 options are not supported");
+        discard(raw[9] != 17 ? "not UDP" : "IPv4 options are not supported");
         return;
     }
     const bool ecnCe = (raw[1] & 0x03U) == Ipv4Header::ECN_CE;
     const uint16_t udpDestinationPort = static_cast<uint16_t>((raw[22] << 8) | raw[23]);
     if (udpDestinationPort != RdmaQueuePair::ROCEV2_PORT)
     {
-        DiscardRx(packet, "UDP destination port is not 4791 (RoCEv2)");
+        discard("UDP destination port is not 4791 (RoCEv2)");
         return;
     }
     if (copied < ROCE_PARSE_BYTES)
     {
-        DiscardRx(packet, "too short for a BTH and its extension");
+        discard("too short for a BTH and its extension");
         return;
     }
     RdmaBthHeader& bth = m_rxBth;
@@ -676,7 +695,7 @@ RdmaNic::Receive(uint32_t port, Ptr<RdmaNetDevice> /* device */, Ptr<Packet> p)
                                     : nullptr;
     if (!qp)
     {
-        DiscardRx(packet, "no such destination QP");
+        discard("no such destination QP");
         return;
     }
     const uint8_t opcode = bth.GetOpcode();
@@ -709,7 +728,7 @@ RdmaNic::Receive(uint32_t port, Ptr<RdmaNetDevice> /* device */, Ptr<Packet> p)
     }
     else
     {
-        DiscardRx(packet, "unsupported BTH opcode");
+        discard("unsupported BTH opcode");
     }
 }
 

@@ -6,6 +6,7 @@
 
 #include "rdma-aeth-header.h"
 #include "rdma-bth-header.h"
+#include "rdma-net-device.h"
 #include "rdma-queue-pair.h"
 #include "rdma-transport-endpoint.h"
 
@@ -58,7 +59,7 @@ class RdmaPathSelector;
  * endpoint type (CreateEndpoint, ConnectEndpoints), and path selectors see an
  * RdmaPathRequest, not the queue pair.
  */
-class RdmaNic : public Object
+class RdmaNic : public Object, public RdmaPortHandler
 {
   public:
     /**
@@ -242,8 +243,14 @@ class RdmaNic : public Object
     void ArmPacer(Time earliest, Time now);
     /// Queue an ACK/NAK/CNP on the port the current packet arrived on.
     void SendControl(Ptr<Packet> packet, uint8_t cls);
-    /// Port receive handler (the port's RdmaReceiveCallback); the packet is ours to parse.
-    void Receive(uint32_t port, Ptr<RdmaNetDevice> device, Ptr<Packet> packet);
+    // RdmaPortHandler: each port hands its received packets here, with the headers it read.
+    void HandleReceive(uint32_t port,
+                       const Ptr<Packet>& packet,
+                       const uint8_t* head,
+                       uint32_t headBytes,
+                       bool headBeside) override;
+    /// The NIC's own ACKs, NAKs and CNPs leave a port's class queues: nothing to do.
+    void HandleDequeue(uint32_t port, const Ptr<Packet>& packet, uint8_t cls) override;
     /// Count and trace a received packet the NIC cannot use.
     void DiscardRx(Ptr<const Packet> packet, const char* reason);
     /// \return the NIC-wide settings passed to queue pairs

@@ -49,9 +49,6 @@ constexpr uint32_t PARSE_BYTES_MAX = 60 + 4;
 /// Ingress FIFO entry: the ingress port in the low bits, and what the dequeue-time ECN marker
 /// needs from the IPv4 header (read at arrival, so the packet is not parsed again).
 constexpr uint32_t FIFO_PORT_MASK = 0x00ffffffU;
-/// IPv4 bytes a switch's port rewrites per hop (version .. header checksum), which may
-/// travel beside the packet (RdmaNetDevice::ReceiveWithHead).
-constexpr uint32_t IPV4_HEAD_BESIDE_BYTES = 12;
 /// The packet's first 12 bytes are those of the hop before; ipv4Head holds those it arrived
 /// with (RdmaPortHandler::HandleReceive's headBeside): written into it before it is read.
 constexpr uint32_t FIFO_HEAD_BESIDE = 1U << 26;
@@ -1460,16 +1457,6 @@ RdmaSwitch::DropPacket(Ptr<const Packet> packet, DropReason reason, uint32_t por
                          << " packet " << packet->GetUid());
     ++m_drops[reason];
     m_dropTrace(packet, DropReasonName(reason), port, cls);
-}
-
-void
-RdmaSwitch::WriteArrivalHead(const Ptr<Packet>& packet, const uint8_t* ipv4Head)
-{
-    RdmaHeaderStack ip;
-    ip.SetSize(IPV4_HEAD_BESIDE_BYTES);
-    packet->RemoveHeader(ip);
-    ip.Overwrite(0, ipv4Head, IPV4_HEAD_BESIDE_BYTES);
-    packet->AddHeader(ip);
 }
 
 void

@@ -450,13 +450,6 @@ class RdmaSwitch : public Object, public RdmaPortHandler
                          uint32_t& flags,
                          const uint8_t* ipv4Head);
     /**
-     * Write into a packet the first 12 IPv4 bytes it arrived with, kept beside it
-     * (RdmaPortHandler::HandleReceive's headBeside): before a trace or a stage reads it.
-     * \param packet the packet
-     * \param ipv4Head the 12 bytes
-     */
-    static void WriteArrivalHead(const Ptr<Packet>& packet, const uint8_t* ipv4Head);
-    /**
      * DropPacket for a packet at arrival, whose first IPv4 bytes may be beside it.
      * \param packet the packet
      * \param besideHead its first 12 IPv4 bytes if they are beside it, else null

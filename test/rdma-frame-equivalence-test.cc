@@ -35,10 +35,13 @@
 #include "ns3/mac48-address.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
+#include "ns3/rdma-bth-header.h"
 #include "ns3/rdma-cc-helper.h"
 #include "ns3/rdma-egress-processor.h"
+#include "ns3/rdma-header-stack.h"
 #include "ns3/rdma-link-helper.h"
 #include "ns3/rdma-net-device.h"
+#include "ns3/rdma-nic.h"
 #include "ns3/rdma-routing-helper.h"
 #include "ns3/rdma-switch.h"
 #include "ns3/rng-seed-manager.h"
@@ -283,10 +286,11 @@ constexpr uint64_t INCAST_BYTES = 64000; //!< per sender
  * to host 0 at once, so the receiver's edge port is 9:1 oversubscribed and packets are marked.
  * RED is steep (5-20 kB, 20 %) so that there are marks whatever the random draws.
  * \param sniffSwitches connect a Sniffer sink to every switch port
+ * \param recordHosts connect the PhyRxEnd sink recording every frame to every host port
  * \return what the run produced
  */
 IncastRun
-RunFatTreeIncast(bool sniffSwitches)
+RunFatTreeIncast(bool sniffSwitches, bool recordHosts = true)
 {
     StartFreshRun();
     IncastRun run;
@@ -314,9 +318,12 @@ RunFatTreeIncast(bool sniffSwitches)
         run.podOfHost[i] = ft.GetPodOfHost(i);
         Ptr<NetDevice> hostDev = hostLinks.Get(2 * i); // the host's end of its link
         EXPECT_EQ(hostDev->GetNode(), ft.GetHost(i));
-        EXPECT_TRUE(hostDev->TraceConnectWithoutContext(
-            "PhyRxEnd",
-            MakeCallback(&HostRecorder::OnFrame, &recorders[i])));
+        if (recordHosts)
+        {
+            EXPECT_TRUE(hostDev->TraceConnectWithoutContext(
+                "PhyRxEnd",
+                MakeCallback(&HostRecorder::OnFrame, &recorders[i])));
+        }
     }
     NodeContainer switches = ft.GetSwitches();
     if (sniffSwitches)
@@ -455,14 +462,25 @@ TEST(RdmaFrameEquivalence, HostsReceiveTheSameBytesWithAndWithoutSwitchSinks)
     // port also has a Sniffer sink, which makes every frame observable, hence fully written.
     const IncastRun a = RunFatTreeIncast(false);
     const IncastRun b = RunFatTreeIncast(true);
+    // Run C: nothing observes any frame, so with metadata off even the frames to the hosts
+    // leave their switch unwritten and the NICs read their first IPv4 bytes (TTL, ECN) from
+    // beside the packet: what the NICs did (the flows' completions, CNPs, retransmissions) and
+    // the switches' counters must still be run B's.
+    const IncastRun c = RunFatTreeIncast(false, false);
+    EXPECT_TRUE(c.frames.empty());
+    EXPECT_TRUE(c.flows == b.flows) << "flow completions differ without any observer";
+    EXPECT_EQ(c.switchCounters, b.switchCounters);
+    // A port's frames leave unwritten whatever the receiving port has (it writes them if it
+    // has an observer), so the switches sent as many so in run A as in run C.
+    EXPECT_EQ(c.switchFramesHeadBeside, a.switchFramesHeadBeside);
     EXPECT_EQ(a.sniffed, 0u);
     EXPECT_GT(b.sniffed, 0u) << "run B must have observed the switch ports' frames";
     if (metadataOff)
     {
-        // Run A: every frame between switches, and every frame from a host to its edge
-        // switch, left unwritten (hosts receive theirs written). Run B: the sinks on the
-        // switch ports make their frames written; the hosts' still leave unwritten and their
-        // edge switch's port writes them at arrival (it has a sink).
+        // Run A: every frame left unwritten (a host's port, whose PhyRxEnd has a sink, writes
+        // its frames at arrival). Run B: the sinks on the switch ports make their frames
+        // written; the hosts' still leave unwritten and their edge switch's port writes them
+        // at arrival (it has a sink).
         EXPECT_GT(a.switchFramesHeadBeside, 0u);
         EXPECT_GT(a.hostFramesHeadBeside, 0u);
         EXPECT_EQ(b.switchFramesHeadBeside, 0u);
@@ -834,5 +852,70 @@ TEST(RdmaFrameEquivalence, EgressProcessorSeesTheArrivingHead)
     // Switch 0's data frames to switch 1 had no observer on their link: with metadata off
     // they left with their head beside the packet, and switch 1 wrote it for its stage.
     EXPECT_EQ(FramesHeadBeside(chain.Switch(0)) > 0, metadataOff);
+    Simulator::Destroy();
+}
+
+TEST(RdmaFrameEquivalence, NicDiscardTraceSeesTheArrivingHead)
+{
+    const bool metadataOff = AlsoRunWithMetadataOff("NicDiscardTraceSeesTheArrivingHead");
+    SeedAndRunGuard seed;
+    StartFreshRun();
+    // Host 0 sends host 1 two RoCEv2 packets its NIC cannot use (a WRITE to a QP that does
+    // not exist, an opcode that does not exist) across the three switches. Nothing observes
+    // host 1's port: with metadata off the last switch sends them with their head beside the
+    // packet, and the NIC writes it before its RxDiscard trace shows the packet (TTL 61,
+    // valid checksum, the whole IPv4 packet).
+    Chain chain({"100Gbps", "100Gbps", "100Gbps", "100Gbps"});
+    chain.Install();
+    const uint32_t qpn =
+        chain.rdma.Connect(chain.hosts.Get(0), chain.hosts.Get(1)).second->GetQpn();
+    Ptr<RdmaNic> receiver = RdmaHelper::GetNic(chain.hosts.Get(1));
+    std::vector<DroppedPacket> discards;
+    receiver->TraceConnectWithoutContext("RxDiscard",
+                                         MakeCallback(+[](std::vector<DroppedPacket>* out,
+                                                          Ptr<const Packet> p,
+                                                          const std::string& reason) {
+                                             DroppedPacket d;
+                                             d.reason = reason;
+                                             d.size = p->GetSize();
+                                             EXPECT_EQ(p->CopyData(d.head.data(), IPV4_BYTES),
+                                                       IPV4_BYTES);
+                                             out->push_back(d);
+                                         }).Bind(&discards));
+    const uint32_t payload = 100;
+    const uint32_t ipv4Bytes = IPV4_BYTES + 8 + RdmaBthHeader::SIZE + payload;
+    Ptr<RdmaNetDevice> sender = RdmaHelper::GetNic(chain.hosts.Get(0))->GetDevice();
+    for (uint8_t opcode : {uint8_t(RC_WRITE_ONLY), uint8_t(0x1f)}) // a WRITE; no such opcode
+    {
+        RdmaBthHeader bth;
+        bth.SetOpcode(opcode);
+        bth.SetDestQp(opcode == RC_WRITE_ONLY ? qpn + 1000 : qpn); // no QP qpn + 1000
+        RdmaHeaderStack stack;
+        stack.BeginRoce();
+        stack.Append(bth);
+        Ptr<Packet> p = Create<Packet>(payload);
+        stack.FinishIpv4Udp(chain.HostAddress(0),
+                            chain.HostAddress(1),
+                            0,
+                            0,
+                            49152,
+                            4791,
+                            p->GetSize());
+        p->AddHeader(stack);
+        Simulator::Schedule(MicroSeconds(opcode), [sender, p]() { sender->Enqueue(p, 0); });
+    }
+    Simulator::Run();
+    ASSERT_EQ(discards.size(), 2u);
+    EXPECT_EQ(discards[0].reason, "no such destination QP");
+    EXPECT_EQ(discards[1].reason, "unsupported BTH opcode");
+    for (const DroppedPacket& d : discards)
+    {
+        EXPECT_EQ(d.size, ipv4Bytes) << d.reason;
+        EXPECT_EQ(HeadProblem(d.head.data(), d.size, INITIAL_TTL - 3), "") << d.reason;
+        EXPECT_EQ(ReadU32(d.head.data() + 12), chain.HostAddress(0).Get()) << d.reason;
+        EXPECT_EQ(ReadU32(d.head.data() + 16), chain.HostAddress(1).Get()) << d.reason;
+    }
+    // Switch 2's frames to host 1 had no observer on their link.
+    EXPECT_EQ(FramesHeadBeside(chain.Switch(2)) > 0, metadataOff);
     Simulator::Destroy();
 }
