@@ -163,7 +163,7 @@ RdmaChannel::SideOf(const Ptr<RdmaNetDevice>& src)
 }
 
 void
-RdmaChannel::Launch(const Ptr<Packet>& frame, uint32_t side, Time rxTime)
+RdmaChannel::Launch(const Ptr<Packet>& frame, uint32_t side, const Time& rxTime)
 {
     m_inFlight[side].push_back(frame); // the channel's own reference
     m_arrival[side]->Ref();            // released by the scheduler after the event ran
@@ -198,10 +198,11 @@ RdmaChannel::TransmitStartWithHead(const Ptr<Packet>& packet,
 {
     NS_LOG_FUNCTION(this << packet << src << txTime << headBytes);
     NS_ASSERT_MSG(CarriesFrameHeads(), "RdmaChannel: a frame's head beside it, yet a sink");
-    NS_ABORT_MSG_IF(headBytes < RdmaNetDevice::ETHERNET_HEADER_BYTES || headBytes > MAX_HEAD_BYTES,
-                    "RdmaChannel::TransmitStartWithHead: a head of "
-                        << headBytes << " bytes; valid: " << RdmaNetDevice::ETHERNET_HEADER_BYTES
-                        << ".." << MAX_HEAD_BYTES);
+    NS_ABORT_MSG_IF(
+        headBytes != RdmaNetDevice::ETHERNET_HEADER_BYTES && headBytes != MAX_HEAD_BYTES,
+        "RdmaChannel::TransmitStartWithHead: a head of "
+            << headBytes << " bytes; valid: " << RdmaNetDevice::ETHERNET_HEADER_BYTES
+            << " (Ethernet) or " << MAX_HEAD_BYTES << " (Ethernet and the first 12 IPv4 bytes)");
     const uint32_t side = SideOf(src);
     FrameHead kept;
     kept.bytes = static_cast<uint8_t>(headBytes);
@@ -210,13 +211,9 @@ RdmaChannel::TransmitStartWithHead(const Ptr<Packet>& packet,
     {
         std::memcpy(kept.data.data(), head, MAX_HEAD_BYTES);
     }
-    else if (headBytes == RdmaNetDevice::ETHERNET_HEADER_BYTES)
-    {
-        std::memcpy(kept.data.data(), head, RdmaNetDevice::ETHERNET_HEADER_BYTES);
-    }
     else
     {
-        std::memcpy(kept.data.data(), head, headBytes);
+        std::memcpy(kept.data.data(), head, RdmaNetDevice::ETHERNET_HEADER_BYTES);
     }
     m_heads[side].push_back(kept);
     Launch(packet, side, txTime + m_delay);

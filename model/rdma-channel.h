@@ -134,7 +134,7 @@ class RdmaChannel : public Channel
      * \param side the receiving device's index
      * \param rxTime serialization time plus propagation delay
      */
-    void Launch(const Ptr<Packet>& frame, uint32_t side, Time rxTime);
+    void Launch(const Ptr<Packet>& frame, uint32_t side, const Time& rxTime);
 
     /**
      * \param src the sending device (attached)

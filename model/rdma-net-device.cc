@@ -33,6 +33,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace ns3
 {
@@ -125,8 +126,8 @@ class RdmaNetDevice::Ipv4FrameHeader : public Header
     void SetDecrementedIpv4Head(const uint8_t* ipv4Head)
     {
         uint8_t* out = m_bytes + ETHERNET_HEADER_BYTES;
-        std::copy(ipv4Head, ipv4Head + IPV4_HEAD_BYTES, out);
-        if (ipv4Head[10] != 0 || ipv4Head[11] != 0) // a zero checksum is "not computed"
+        std::memcpy(out, ipv4Head, IPV4_HEAD_BYTES); // a constant size: no library call
+        if (ipv4Head[10] != 0 || ipv4Head[11] != 0)  // a zero checksum is "not computed"
         {
             const uint16_t c =
                 TtlDecrementChecksum(static_cast<uint16_t>((ipv4Head[10] << 8) | ipv4Head[11]),
@@ -1306,9 +1307,9 @@ RdmaNetDevice::ReceiveWithHead(Ptr<Packet> packet, const uint8_t* head, uint32_t
     uint8_t ipv4[RdmaPortHandler::HEAD_BYTES];
     const uint32_t copied = packet->CopyData(ipv4, sizeof(ipv4));
     const bool headBeside = headBytes > ETHERNET_HEADER_BYTES;
-    if (headBeside)
+    if (headBeside) // 26 bytes: a constant-size copy, no library call
     {
-        std::copy(head + ETHERNET_HEADER_BYTES, head + headBytes, ipv4);
+        std::memcpy(ipv4, head + ETHERNET_HEADER_BYTES, RdmaPortHandler::IPV4_HEAD_BESIDE_BYTES);
     }
     const uint32_t size = packet->GetSize();
     m_ipv4RxBytes += size;
