@@ -945,7 +945,7 @@ RdmaNetDevice::TryTransmit()
         {
             m_portHandler->HandleDequeue(m_handlerPort, packet, static_cast<uint8_t>(cls));
         }
-        else if (!m_dequeueCallback.IsNull())
+        if (!m_dequeueCallback.IsNull()) // a NIC's port may have both
         {
             m_dequeueCallback(this, packet, static_cast<uint8_t>(cls));
         }

@@ -37,8 +37,8 @@ class RdmaPfcFlowControl;
  * indirection, no re-parsing: the device hands over the header bytes it has already read).
  *
  * RdmaSwitch and RdmaNic implement it; other receivers use RdmaNetDevice::
- * SetRdmaReceiveCallback and RdmaNetDevice::SetDequeueCallback, which the device uses when
- * no handler is set.
+ * SetRdmaReceiveCallback, which the device uses when no handler is set. A DequeueCallback
+ * (RdmaNetDevice::SetDequeueCallback) is called in any case, after HandleDequeue.
  */
 class RdmaPortHandler
 {
@@ -247,7 +247,8 @@ class RdmaNetDevice : public NetDevice
 
     /// \param cb the pull source (the host NIC)
     void SetTxPullCallback(TxPullCallback cb);
-    /// \param cb called when a queued packet starts transmission
+    /// \param cb called when a queued packet starts transmission (after the port handler's
+    ///        HandleDequeue, if a handler is set)
     void SetDequeueCallback(DequeueCallback cb);
     /**
      * Deliver received IPv4 packets directly to the RDMA stack, bypassing the node's

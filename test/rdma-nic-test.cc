@@ -115,6 +115,27 @@ TEST(RdmaNic, SendAndZeroLengthMessagesComplete)
     Simulator::Destroy();
 }
 
+TEST(RdmaNic, PortDequeueCallbackSeesTheNicsAcks)
+{
+    // A host port's DequeueCallback ("called when a queued packet starts transmission") sees
+    // the ACKs the NIC queues on it, although the NIC takes the port's received packets as
+    // its handler: AckInterval 8, 100 packets, so 13 ACKs (as in AckCoalescing), each seen
+    // before its Ethernet header is added (IPv4, UDP, BTH, AETH, ICRC: 48 bytes).
+    OneFlow f("100Gbps", MicroSeconds(1), 1024);
+    f.star.rdma.SetNicAttribute("AckInterval", UintegerValue(8));
+    f.Connect();
+    std::vector<uint32_t> dequeued;
+    f.star.HostDevice(0)->SetDequeueCallback(
+        RdmaNetDevice::DequeueCallback([&dequeued](Ptr<RdmaNetDevice>, Ptr<Packet> p, uint8_t) {
+            dequeued.push_back(p->GetSize());
+        }));
+    PostWriteAt(f.requester, f.star.hosts.Get(1), Seconds(0), 100 * 1024);
+    Simulator::Run();
+    ASSERT_EQ(f.log.sends.size(), 1u);
+    EXPECT_EQ(dequeued, std::vector<uint32_t>(13, 20 + 8 + 12 + 4 + 4));
+    Simulator::Destroy();
+}
+
 TEST(RdmaNic, AckCoalescing)
 {
     // AckInterval 8: one ACK per 8 packets plus one for the last packet.
