@@ -38,7 +38,6 @@
 #include "ns3/rdma-bth-header.h"
 #include "ns3/rdma-cc-helper.h"
 #include "ns3/rdma-egress-processor.h"
-#include "ns3/rdma-header-stack.h"
 #include "ns3/rdma-link-helper.h"
 #include "ns3/rdma-net-device.h"
 #include "ns3/rdma-nic.h"
@@ -887,21 +886,12 @@ TEST(RdmaFrameEquivalence, NicDiscardTraceSeesTheArrivingHead)
     Ptr<RdmaNetDevice> sender = RdmaHelper::GetNic(chain.hosts.Get(0))->GetDevice();
     for (uint8_t opcode : {uint8_t(RC_WRITE_ONLY), uint8_t(0x1f)}) // a WRITE; no such opcode
     {
-        RdmaBthHeader bth;
-        bth.SetOpcode(opcode);
-        bth.SetDestQp(opcode == RC_WRITE_ONLY ? qpn + 1000 : qpn); // no QP qpn + 1000
-        RdmaHeaderStack stack;
-        stack.BeginRoce();
-        stack.Append(bth);
-        Ptr<Packet> p = Create<Packet>(payload);
-        stack.FinishIpv4Udp(chain.HostAddress(0),
-                            chain.HostAddress(1),
-                            0,
-                            0,
-                            49152,
-                            4791,
-                            p->GetSize());
-        p->AddHeader(stack);
+        // No QP qpn + 1000.
+        Ptr<Packet> p = rdmatest::MakeRoceV2Packet(chain.HostAddress(0),
+                                                   chain.HostAddress(1),
+                                                   opcode,
+                                                   opcode == RC_WRITE_ONLY ? qpn + 1000 : qpn,
+                                                   payload);
         Simulator::Schedule(MicroSeconds(opcode), [sender, p]() { sender->Enqueue(p, 0); });
     }
     Simulator::Run();

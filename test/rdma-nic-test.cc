@@ -345,15 +345,9 @@ TEST(RdmaNic, DiscardTraceCarriesTheWholeIpv4Packet)
     const uint32_t ipv4Bytes = 20 + 8 + RdmaBthHeader::SIZE + payload;
     for (uint8_t opcode : {uint8_t(RC_WRITE_ONLY), uint8_t(0x1f)}) // a WRITE; no such opcode
     {
-        RdmaBthHeader bth;
-        bth.SetOpcode(opcode);
-        bth.SetDestQp(opcode == RC_WRITE_ONLY ? qpn + 1000 : qpn); // no QP qpn + 1000
-        RdmaHeaderStack stack;
-        stack.BeginRoce();
-        stack.Append(bth);
-        Ptr<Packet> p = Create<Packet>(payload);
-        stack.FinishIpv4Udp(from, to, 0, 0, 49152, 4791, p->GetSize());
-        p->AddHeader(stack);
+        // No QP qpn + 1000.
+        Ptr<Packet> p =
+            MakeRoceV2Packet(from, to, opcode, opcode == RC_WRITE_ONLY ? qpn + 1000 : qpn, payload);
         Simulator::Schedule(MicroSeconds(opcode),
                             [&star, p]() { star.HostDevice(0)->Enqueue(p, 0); });
     }

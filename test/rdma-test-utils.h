@@ -442,6 +442,35 @@ class ReorderingChannel : public RdmaChannel
     }
 };
 
+/**
+ * A RoCEv2 packet as a queue pair would send it (IPv4, UDP to 4791, BTH, zero-filled payload;
+ * no ICRC), for tests that send packets a NIC cannot use.
+ * \param from source address
+ * \param to destination address
+ * \param opcode BTH opcode
+ * \param destQp BTH destination QP
+ * \param payload payload bytes
+ * \return the IPv4 packet
+ */
+inline Ptr<Packet>
+MakeRoceV2Packet(Ipv4Address from,
+                 Ipv4Address to,
+                 uint8_t opcode,
+                 uint32_t destQp,
+                 uint32_t payload)
+{
+    RdmaBthHeader bth;
+    bth.SetOpcode(opcode);
+    bth.SetDestQp(destQp);
+    RdmaHeaderStack stack;
+    stack.BeginRoce();
+    stack.Append(bth);
+    Ptr<Packet> p = Create<Packet>(payload);
+    stack.FinishIpv4Udp(from, to, 0, 0, 49152, 4791, p->GetSize());
+    p->AddHeader(stack);
+    return p;
+}
+
 } // namespace rdmatest
 } // namespace ns3
 
