@@ -286,15 +286,26 @@ constexpr uint64_t INCAST_BYTES = 64000; //!< per sender
  * RED is steep (5-20 kB, 20 %) so that there are marks whatever the random draws.
  * \param sniffSwitches connect a Sniffer sink to every switch port
  * \param recordHosts connect the PhyRxEnd sink recording every frame to every host port
+ * \param hpcc HPCC with the switches' in-band telemetry instead of DCQCN (the telemetry
+ *        stage writes into every packet at every switch)
  * \return what the run produced
  */
 IncastRun
-RunFatTreeIncast(bool sniffSwitches, bool recordHosts = true)
+RunFatTreeIncast(bool sniffSwitches, bool recordHosts = true, bool hpcc = false)
 {
     StartFreshRun();
     IncastRun run;
     RdmaHelper rdma;
-    RdmaCcHelper::ApplyDcqcnPaperPreset(rdma);
+    if (hpcc)
+    {
+        rdma.SetSwitchAttribute("Telemetry", BooleanValue(true));
+        rdma.SetQueuePairAttribute("BaseRtt", TimeValue(MicroSeconds(13)));
+        rdma.SetCongestionControl("ns3::HpccCongestionControl");
+    }
+    else
+    {
+        RdmaCcHelper::ApplyDcqcnPaperPreset(rdma);
+    }
     rdma.SetSwitchAttribute("EcnEnabled", BooleanValue(true));
     rdma.SetSwitchAttribute("EcnKmin", UintegerValue(5000));
     rdma.SetSwitchAttribute("EcnKmax", UintegerValue(20000));
@@ -908,4 +919,26 @@ TEST(RdmaFrameEquivalence, NicDiscardTraceSeesTheArrivingHead)
     // Switch 2's frames to host 1 had no observer on their link.
     EXPECT_EQ(FramesHeadBeside(chain.Switch(2)) > 0, metadataOff);
     Simulator::Destroy();
+}
+
+TEST(RdmaFrameEquivalence, HpccTelemetryIsTheSameWithAndWithoutSwitchSinks)
+{
+    // HPCC: the telemetry stage (not the RED marker) reads and writes every packet at every
+    // switch, so the arrival head is written before it at each hop; the flows (completion
+    // times, bytes) and the switches' counters of a run without any sink must be those of a
+    // run with a Sniffer sink on every switch port.
+    const bool metadataOff =
+        AlsoRunWithMetadataOff("HpccTelemetryIsTheSameWithAndWithoutSwitchSinks");
+    SeedAndRunGuard seed;
+    const IncastRun sniffed = RunFatTreeIncast(true, false, true);
+    const IncastRun unobserved = RunFatTreeIncast(false, false, true);
+    ASSERT_EQ(unobserved.flows.size(), INCAST_SENDERS.size());
+    for (uint32_t f = 0; f < unobserved.flows.size(); ++f)
+    {
+        EXPECT_EQ(unobserved.flows[f].bytesReceived, INCAST_BYTES) << "flow " << f;
+    }
+    EXPECT_TRUE(unobserved.flows == sniffed.flows) << "flow completions differ";
+    EXPECT_EQ(unobserved.switchCounters, sniffed.switchCounters);
+    EXPECT_EQ(unobserved.switchFramesHeadBeside > 0, metadataOff);
+    EXPECT_EQ(sniffed.switchFramesHeadBeside, 0u);
 }
