@@ -35,6 +35,12 @@ RdmaEgressProcessor::UsesPortState() const
     return true;
 }
 
+bool
+RdmaEgressProcessor::ReadsPacket() const
+{
+    return true;
+}
+
 void
 RdmaEgressProcessor::CheckConfig() const
 {

@@ -122,6 +122,14 @@ class RdmaEgressProcessor : public Object
      */
     virtual bool UsesPortState() const;
     /**
+     * \return true (the default) if the stage may read the packet's bytes; false if it reads
+     *         only the context and the packet's size: the switch then need not write into the
+     *         packet the IPv4 bytes it arrived with, which may travel beside it
+     *         (RdmaPortHandler::HandleReceive's headBeside), before calling it. A stage that
+     *         returns MARK_CE gets them written with the mark in either case.
+     */
+    virtual bool ReadsPacket() const;
+    /**
      * Abort with a message naming the attribute and the valid range if the configuration
      * is impossible; called when the stage is added and when the switch is initialized.
      */

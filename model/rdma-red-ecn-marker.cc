@@ -176,6 +176,12 @@ RdmaRedEcnMarker::UsesPortState() const
     return false; // RED reads the (port, class) queue only
 }
 
+bool
+RdmaRedEcnMarker::ReadsPacket() const
+{
+    return false; // the queue and a random draw decide; the switch writes the mark
+}
+
 void
 RdmaRedEcnMarker::CheckConfig() const
 {

@@ -88,6 +88,7 @@ class RdmaRedEcnMarker : public RdmaEgressProcessor
     uint8_t GetHooks() const override;
     uint8_t GetPacketFilter() const override;
     bool UsesPortState() const override;
+    bool ReadsPacket() const override;
     void CheckConfig() const override;
     int64_t AssignStreams(int64_t stream) override;
 

@@ -870,7 +870,7 @@ RdmaSwitch::RebuildEgressHooks()
         const EgressHook hook{PeekPointer(processor),
                               FilterFlags(filter),
                               processor->UsesPortState(),
-                              processor != m_red};
+                              processor->ReadsPacket()};
         if (hooks & RdmaEgressProcessor::HOOK_ENQUEUE)
         {
             m_enqueueHooks.push_back(hook);

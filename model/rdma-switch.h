@@ -627,7 +627,7 @@ class RdmaSwitch : public Object, public RdmaPortHandler
         RdmaEgressProcessor* processor; //!< the stage
         uint32_t filterFlags;           //!< FIFO_* flags the packet must all carry
         bool portState;                 //!< the stage reads the port state
-        bool readsPacket; //!< the stage may read the packet's bytes (all but RED's marker)
+        bool readsPacket;               //!< the stage may read the packet's bytes (ReadsPacket)
     };
 
     std::vector<Ptr<RdmaEgressProcessor>> m_egress;
