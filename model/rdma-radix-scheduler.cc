@@ -31,15 +31,16 @@ RdmaRadixScheduler::~RdmaRadixScheduler() = default;
 uint32_t
 RdmaRadixScheduler::LevelOf(uint64_t ts, uint64_t lastTs)
 {
-    return ts != lastTs
-               ? 1 + (63 - static_cast<uint32_t>(__builtin_clzll(ts ^ lastTs))) / DIGIT_BITS
+    const uint64_t differing = (ts ^ lastTs) >> RUN_BITS;
+    return differing != 0
+               ? 1 + (63 - static_cast<uint32_t>(__builtin_clzll(differing))) / DIGIT_BITS
                : 0;
 }
 
 uint32_t
 RdmaRadixScheduler::DigitOf(uint64_t ts, uint32_t level)
 {
-    return static_cast<uint32_t>(ts >> ((level - 1) * DIGIT_BITS)) & (NUM_DIGITS - 1);
+    return static_cast<uint32_t>(ts >> (RUN_BITS + (level - 1) * DIGIT_BITS)) & (NUM_DIGITS - 1);
 }
 
 // Inlined into Insert and into Refill's loop: as a call it cost more than its body.
@@ -66,9 +67,21 @@ RdmaRadixScheduler::Insert(const Scheduler::Event& ev)
     NS_ASSERT_MSG(ev.key.m_ts >= m_lastTs,
                   "RdmaRadixScheduler: an event before the last one removed (a radix heap "
                   "needs monotone keys)");
-    // An event at the current time stamp has the newest uid: appended, the list stays sorted.
     ++m_size;
-    Place(ev);
+    if (LevelOf(ev.key.m_ts, m_lastTs) != 0)
+    {
+        Place(ev);
+        return;
+    }
+    // In the current run's span: into its place in the sorted run. Usually at the end (the
+    // newest uid, a time stamp not before the run's last); never before m_head, whose
+    // events ran before this one was scheduled.
+    std::size_t at = m_current.size();
+    while (at > m_head && ev.key < m_current[at - 1].key)
+    {
+        --at;
+    }
+    m_current.insert(m_current.begin() + static_cast<std::ptrdiff_t>(at), ev);
 }
 
 bool
@@ -102,7 +115,7 @@ RdmaRadixScheduler::PeekNext() const
 void
 RdmaRadixScheduler::Refill()
 {
-    NS_ASSERT_MSG(m_current.empty(), "RdmaRadixScheduler::Refill: the current list is not empty");
+    NS_ASSERT_MSG(m_current.empty(), "RdmaRadixScheduler::Refill: the current run is not empty");
     // The lowest non-empty level's lowest bucket holds the earliest time stamp; it becomes
     // the current one.
     const uint32_t level = static_cast<uint32_t>(__builtin_ctz(m_levelMask));
@@ -124,19 +137,19 @@ RdmaRadixScheduler::Refill()
         return;
     }
     // Every time stamp of the bucket agrees with the new one above the bucket's digit, so
-    // it lands in the current list or a lower level: the bucket is not written while read.
+    // it lands in the current run or a lower level: the bucket is not written while read.
     for (const Scheduler::Event& ev : events)
     {
         Place(ev);
     }
     events.clear();
-    // Events of one time stamp run in uid order; later insertions append larger uids. A few
-    // events: insertion sort, without std::sort's calls.
+    // The run in (time stamp, uid) order. A few events: insertion sort, without std::sort's
+    // calls.
     const std::size_t n = m_current.size();
     if (n > 16)
     {
         std::sort(m_current.begin(), m_current.end(), [](const Event& x, const Event& y) {
-            return x.key.m_uid < y.key.m_uid;
+            return x.key < y.key;
         });
         return;
     }
@@ -144,7 +157,7 @@ RdmaRadixScheduler::Refill()
     {
         const Scheduler::Event ev = m_current[i];
         std::size_t j = i;
-        for (; j > 0 && m_current[j - 1].key.m_uid > ev.key.m_uid; --j)
+        for (; j > 0 && ev.key < m_current[j - 1].key; --j)
         {
             m_current[j] = m_current[j - 1];
         }

@@ -15,22 +15,24 @@ using namespace ns3;
 
 using rdmatest::SchedulerTestEvent;
 
-// The level of a time stamp is one more than its highest bit that differs from the last
-// removed event's time stamp, divided by the digit width (6 bits); 0 for the same time
-// stamp. Its bucket is its digit of that level.
+// The level of a time stamp is one more than its highest bit above the run's RUN_BITS (12)
+// that differs from the run's earliest time stamp, divided by the digit width (6 bits); 0
+// for the current run's 4,096 ps span. Its bucket is its digit of that level.
 TEST(RdmaRadixScheduler, LevelIsTheHighestDifferingDigit)
 {
     static_assert(RdmaRadixScheduler::DIGIT_BITS == 6, "the expected figures assume 6 bits");
-    EXPECT_EQ(RdmaRadixScheduler::NUM_LEVELS, 11U); // 11 x 6 bits cover 64
+    static_assert(RdmaRadixScheduler::RUN_BITS == 12, "the expected figures assume 12 bits");
+    EXPECT_EQ(RdmaRadixScheduler::NUM_LEVELS, 9U); // 9 x 6 bits cover the 52 above bit 11
     EXPECT_EQ(RdmaRadixScheduler::LevelOf(1000, 1000), 0U);
-    EXPECT_EQ(RdmaRadixScheduler::LevelOf(1001, 1000), 1U); // 1000 ^ 1001 = 1: bit 0
-    EXPECT_EQ(RdmaRadixScheduler::LevelOf(1023, 1000), 1U); // 1000 ^ 1023 = 0b10111: bit 4
-    EXPECT_EQ(RdmaRadixScheduler::LevelOf(1024, 1000), 2U); // bit 10
-    EXPECT_EQ(RdmaRadixScheduler::LevelOf(4096, 1000), 3U); // bit 12
-    EXPECT_EQ(RdmaRadixScheduler::LevelOf(uint64_t(1) << 62, 0), 11U); // bit 62
-    EXPECT_EQ(RdmaRadixScheduler::DigitOf(1001, 1), 1001U % 64);
-    EXPECT_EQ(RdmaRadixScheduler::DigitOf(1024, 2), 16U);              // 1024 = 16 * 64
-    EXPECT_EQ(RdmaRadixScheduler::DigitOf(uint64_t(1) << 62, 11), 4U); // bits 60..63
+    EXPECT_EQ(RdmaRadixScheduler::LevelOf(4095, 1000), 0U);           // the same 4,096 ps span
+    EXPECT_EQ(RdmaRadixScheduler::LevelOf(4096, 1000), 1U);           // bit 12
+    EXPECT_EQ(RdmaRadixScheduler::LevelOf(262143, 1000), 1U);         // bit 17
+    EXPECT_EQ(RdmaRadixScheduler::LevelOf(262144, 1000), 2U);         // bit 18
+    EXPECT_EQ(RdmaRadixScheduler::LevelOf(uint64_t(1) << 62, 0), 9U); // bit 62
+    EXPECT_EQ(RdmaRadixScheduler::DigitOf(5000, 1), 1U);              // 5000 >> 12
+    EXPECT_EQ(RdmaRadixScheduler::DigitOf(1U << 20, 1), 0U);          // bits 12..17 clear
+    EXPECT_EQ(RdmaRadixScheduler::DigitOf(1U << 20, 2), 4U);          // bits 18..23 = 4
+    EXPECT_EQ(RdmaRadixScheduler::DigitOf(uint64_t(1) << 62, 9), 4U); // bits 60..63
 }
 
 // A bucket's earliest time stamp is kept per bucket (the refill reads it instead of
@@ -39,17 +41,18 @@ TEST(RdmaRadixScheduler, LevelIsTheHighestDifferingDigit)
 TEST(RdmaRadixScheduler, RemovingABucketsEarliestEventKeepsTheOrder)
 {
     Ptr<Scheduler> radix = CreateObject<RdmaRadixScheduler>();
-    // From time stamp 0, 1000, 1001 and 1005 share level 2's bucket 15 (bits 6..11 = 15).
-    const Scheduler::Event early = SchedulerTestEvent(1000, 10);
-    radix->Insert(SchedulerTestEvent(1005, 11));
+    // From time stamp 0, 100,000 ps, 100,001 and 100,005 share level 1's bucket 24 (bits
+    // 12..17 = 24).
+    const Scheduler::Event early = SchedulerTestEvent(100000, 10);
+    radix->Insert(SchedulerTestEvent(100005, 11));
     radix->Insert(early);
-    radix->Insert(SchedulerTestEvent(1001, 12));
-    radix->Insert(SchedulerTestEvent(5000, 13)); // level 3
+    radix->Insert(SchedulerTestEvent(100001, 12));
+    radix->Insert(SchedulerTestEvent(5000000, 13)); // level 2
     ASSERT_EQ(radix->PeekNext().key.m_uid, 10U);
     radix->Remove(early);
     EXPECT_EQ(radix->PeekNext().key.m_uid, 12U);
     const uint32_t uids[] = {12, 11, 13};
-    const uint64_t times[] = {1001, 1005, 5000};
+    const uint64_t times[] = {100001, 100005, 5000000};
     for (uint32_t i = 0; i < 3; ++i)
     {
         ASSERT_FALSE(radix->IsEmpty());
@@ -60,11 +63,29 @@ TEST(RdmaRadixScheduler, RemovingABucketsEarliestEventKeepsTheOrder)
     EXPECT_TRUE(radix->IsEmpty());
 }
 
-// Time stamps over the whole range (up to 2^62: every level, the top one included) and
-// bursts at one time stamp spread from one bucket: the same order as the binary heap.
-TEST(RdmaRadixScheduler, EveryLevelInTheOrderOfPriorityQueueScheduler)
+// The current run spans 4,096 ps and is kept sorted: an event scheduled inside it, before
+// events of the run that have not run yet, runs before them; one at the time stamp of
+// pending events runs after them (its uid is newer).
+TEST(RdmaRadixScheduler, AnEventInsideTheCurrentRunTakesItsPlace)
 {
-    rdmatest::ExpectSameOrderOverEveryDistance(CreateObject<RdmaRadixScheduler>(), 777);
+    Ptr<Scheduler> radix = CreateObject<RdmaRadixScheduler>();
+    radix->Insert(SchedulerTestEvent(8000, 1));
+    radix->Insert(SchedulerTestEvent(8100, 2));
+    radix->Insert(SchedulerTestEvent(8050, 3));
+    ASSERT_EQ(radix->RemoveNext().key.m_uid, 1U); // the run is 8000, 8050, 8100 (4096..8191)
+    radix->Insert(SchedulerTestEvent(8000, 4));   // now, after what has run
+    radix->Insert(SchedulerTestEvent(8060, 5));   // between the two pending events
+    radix->Insert(SchedulerTestEvent(8050, 6));   // with a pending event: after it
+    radix->Insert(SchedulerTestEvent(8191, 7));   // the span's end
+    radix->Insert(SchedulerTestEvent(8192, 8));   // the next span: a bucket
+    const uint32_t uids[] = {4, 3, 6, 5, 2, 7, 8};
+    for (const uint32_t uid : uids)
+    {
+        ASSERT_FALSE(radix->IsEmpty());
+        EXPECT_EQ(radix->PeekNext().key.m_uid, uid);
+        EXPECT_EQ(radix->RemoveNext().key.m_uid, uid);
+    }
+    EXPECT_TRUE(radix->IsEmpty());
 }
 
 // A simulator's pattern, sped up: each removal is followed by insertions at or after its
