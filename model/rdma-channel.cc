@@ -191,19 +191,19 @@ RdmaChannel::TransmitStart(const Ptr<Packet>& frame, const Ptr<RdmaNetDevice>& s
 
 void
 RdmaChannel::TransmitStartWithHead(const Ptr<Packet>& packet,
-                                   const Ptr<RdmaNetDevice>& src,
+                                   uint32_t side,
                                    Time txTime,
                                    const uint8_t* head,
                                    uint32_t headBytes)
 {
-    NS_LOG_FUNCTION(this << packet << src << txTime << headBytes);
+    NS_LOG_FUNCTION(this << packet << side << txTime << headBytes);
     NS_ASSERT_MSG(CarriesFrameHeads(), "RdmaChannel: a frame's head beside it, yet a sink");
     NS_ABORT_MSG_IF(
         headBytes != RdmaNetDevice::ETHERNET_HEADER_BYTES && headBytes != MAX_HEAD_BYTES,
         "RdmaChannel::TransmitStartWithHead: a head of "
             << headBytes << " bytes; valid: " << RdmaNetDevice::ETHERNET_HEADER_BYTES
             << " (Ethernet) or " << MAX_HEAD_BYTES << " (Ethernet and the first 12 IPv4 bytes)");
-    const uint32_t side = SideOf(src);
+    NS_ASSERT_MSG(side < m_nDevices, "RdmaChannel::TransmitStartWithHead: side " << side);
     FrameHead kept;
     kept.bytes = static_cast<uint8_t>(headBytes);
     // Two constant sizes: copies the compiler inlines.

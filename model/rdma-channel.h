@@ -91,16 +91,25 @@ class RdmaChannel : public Channel
      * frame on the wire (CarriesFrameHeads), so no byte of the packet is written per hop:
      * the receiver takes the head as read (RdmaNetDevice::ReceiveWithHead).
      * \param packet the IPv4 packet
-     * \param src the sending device
+     * \param side the receiving device's index, as SideOf returned it for the sender (a
+     *        sender keeps it: no lookup per frame)
      * \param txTime the frame's serialization time at the sender
      * \param head the frame's first bytes
      * \param headBytes how many: 14, or 26 with the IPv4 header's first 12
      */
     void TransmitStartWithHead(const Ptr<Packet>& packet,
-                               const Ptr<RdmaNetDevice>& src,
+                               uint32_t side,
                                Time txTime,
                                const uint8_t* head,
                                uint32_t headBytes);
+
+    /**
+     * The receiving side of a sender, checked, and the receiver's node looked up once (the
+     * context of its arrival events).
+     * \param src the sending device (attached)
+     * \return the receiving device's index
+     */
+    uint32_t SideOf(const Ptr<RdmaNetDevice>& src);
 
     /// \return the propagation delay
     Time GetDelay() const;
@@ -135,12 +144,6 @@ class RdmaChannel : public Channel
      * \param rxTime serialization time plus propagation delay
      */
     void Launch(const Ptr<Packet>& frame, uint32_t side, const Time& rxTime);
-
-    /**
-     * \param src the sending device (attached)
-     * \return the receiving device's index
-     */
-    uint32_t SideOf(const Ptr<RdmaNetDevice>& src);
 
     /// A frame's head kept beside its packet (FrameHead::bytes 0: the packet is the frame).
     struct FrameHead

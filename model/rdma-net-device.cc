@@ -410,6 +410,7 @@ RdmaNetDevice::DoDispose()
     m_node = nullptr;
     m_channel = nullptr;
     m_peer = nullptr;
+    m_peerSide = NO_PEER_SIDE;
     m_portHandler = nullptr;
     m_receiveErrorModel = nullptr;
     if (m_flowControl)
@@ -1102,7 +1103,11 @@ RdmaNetDevice::StartTransmissionWithHead(const Ptr<Packet>& packet, Time now)
     ++m_txFramesHeadBeside;
     m_txWireBytes += wireBytes;
     m_txEnd = now + wireTime;
-    m_channel->TransmitStartWithHead(packet, this, wireTime, head, headBytes);
+    if (m_peerSide == NO_PEER_SIDE)
+    {
+        m_peerSide = m_channel->SideOf(this);
+    }
+    m_channel->TransmitStartWithHead(packet, m_peerSide, wireTime, head, headBytes);
     // No PhyTxEnd sink and no link-level retry here (CanSendHeadBeside): as StartTransmission.
     if (!m_controlQueue.empty() || !m_txPull.IsNull() || HasQueuedPackets())
     {

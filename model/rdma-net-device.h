@@ -635,6 +635,10 @@ eturn the checksum after
     bool m_wakeUpPending{false}; //!< m_wakeUpEvent is scheduled and has not run
 
     mutable RdmaNetDevice* m_peer{nullptr}; //!< the other end of the link, once looked up
+    /// The channel's index of the other end (RdmaChannel::SideOf), once looked up.
+    uint32_t m_peerSide{NO_PEER_SIDE};
+    /// m_peerSide before the lookup.
+    static constexpr uint32_t NO_PEER_SIDE = UINT32_MAX;
     /**
      * The Ethernet II header of IPv4 frames to the peer, serialized once (rebuilt when either
      * MAC address changes): adding it costs a 14-byte copy instead of an EthernetHeader.

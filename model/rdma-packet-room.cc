@@ -67,12 +67,13 @@ class HeaderBehindRoom : public Header
 
 } // namespace
 
+int8_t RdmaPacketRoom::s_metadataOff = -1;
+
 bool
-RdmaPacketRoom::IsMetadataOff()
+RdmaPacketRoom::ReadMetadataOff()
 {
     // A packet with a payload has a metadata item exactly when metadata is on.
-    static const bool off = !Create<Packet>(1)->BeginItem().HasNext();
-    return off;
+    return !Create<Packet>(1)->BeginItem().HasNext();
 }
 
 void

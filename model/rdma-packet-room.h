@@ -58,8 +58,22 @@ class RdmaPacketRoom
      */
     static void AddFirstHeader(const Ptr<Packet>& packet, const Header& header);
 
-    /// \return true if ns-3's packet metadata is off in this process (read once)
-    static bool IsMetadataOff();
+    /// \return true if ns-3's packet metadata is off in this process (read once; inline:
+    ///         every frame's head path asks)
+    static bool IsMetadataOff()
+    {
+        if (s_metadataOff < 0)
+        {
+            s_metadataOff = ReadMetadataOff() ? 1 : 0;
+        }
+        return s_metadataOff != 0;
+    }
+
+  private:
+    /// \return true if a new packet with a payload has no metadata item
+    static bool ReadMetadataOff();
+    /// IsMetadataOff's answer: -1 until read, then 0 or 1.
+    static int8_t s_metadataOff;
 };
 
 } // namespace ns3
