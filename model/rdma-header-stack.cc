@@ -118,6 +118,24 @@ RdmaHeaderStack::FinishIpv4Udp(Ipv4Address source,
                                uint16_t destinationPort,
                                uint32_t innerBytes)
 {
+    FinishIpv4Udp(source.Get(),
+                  destination.Get(),
+                  dscp,
+                  ecn,
+                  sourcePort,
+                  destinationPort,
+                  innerBytes);
+}
+
+void
+RdmaHeaderStack::FinishIpv4Udp(uint32_t source,
+                               uint32_t destination,
+                               uint8_t dscp,
+                               uint8_t ecn,
+                               uint16_t sourcePort,
+                               uint16_t destinationPort,
+                               uint32_t innerBytes)
+{
     NS_ASSERT(m_size >= IPV4_UDP_BYTES);
     const uint32_t total = m_size + innerBytes;
     uint8_t* ip = m_bytes;
@@ -129,8 +147,8 @@ RdmaHeaderStack::FinishIpv4Udp(Ipv4Address source,
     ip[8] = 64;            // TTL
     ip[9] = 17;            // UDP
     Put16(ip + 10, 0);
-    Put32(ip + 12, source.Get());
-    Put32(ip + 16, destination.Get());
+    Put32(ip + 12, source);
+    Put32(ip + 16, destination);
     Put16(ip + 10, Ipv4Checksum(ip, 20));
     uint8_t* udp = m_bytes + 20;
     Put16(udp, sourcePort);

@@ -87,6 +87,25 @@ class RdmaHeaderStack : public Header
                        uint32_t innerBytes);
 
     /**
+     * FinishIpv4Udp with the addresses as 32-bit values (Ipv4Address::Get): for callers that
+     * keep them, since ns-3's Get is a logged library call per address.
+     * \param source IPv4 source address
+     * \param destination IPv4 destination address
+     * \param dscp DSCP (0-63)
+     * \param ecn ECN codepoint (0-3)
+     * \param sourcePort UDP source port
+     * \param destinationPort UDP destination port
+     * \param innerBytes bytes of the packet this stack is added to (after the stack)
+     */
+    void FinishIpv4Udp(uint32_t source,
+                       uint32_t destination,
+                       uint8_t dscp,
+                       uint8_t ecn,
+                       uint16_t sourcePort,
+                       uint16_t destinationPort,
+                       uint32_t innerBytes);
+
+    /**
      * Set the IPv4 ECN field of the stack's IPv4 header (its first bytes) to CE (RFC 3168
      * section 5), updating the header checksum incrementally (RFC 1624 eqn. 3) if it carries
      * one. A switch marks a packet by removing its IPv4 header as raw bytes, calling this and

@@ -281,6 +281,7 @@ void
 RdmaNic::SetAddress(Ipv4Address address)
 {
     m_address = address;
+    m_addressBits = address.Get();
 }
 
 Ipv4Address
@@ -664,7 +665,7 @@ RdmaNic::HandleReceive(uint32_t port,
     const uint32_t ihl = (raw[0] & 0x0fU) * 4;
     const uint32_t destination =
         (uint32_t(raw[16]) << 24) | (uint32_t(raw[17]) << 16) | (uint32_t(raw[18]) << 8) | raw[19];
-    if (destination != m_address.Get())
+    if (destination != m_addressBits)
     {
         discard("destination address is not this NIC's");
         return;

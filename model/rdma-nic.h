@@ -262,6 +262,7 @@ class RdmaNic : public Object, public RdmaPortHandler
     std::vector<uint64_t> m_portDataPackets; //!< per port: data packets sent
     uint32_t m_controlPort{0};               //!< port of the packet being received
     Ipv4Address m_address;
+    uint32_t m_addressBits{0}; //!< m_address.Get(), kept: compared per packet received
     std::vector<Ptr<RdmaTransportEndpoint>> m_qps; //!< indexed by QPN - FIRST_QPN
     EventId m_pacerEvent;
     Time m_pacerAt{Time::Max()}; //!< when m_pacerEvent fires; Time::Max() if none is pending

@@ -264,6 +264,7 @@ RdmaQueuePair::Setup(uint32_t qpn,
                     "queue pair " << qpn << " needs a congestion control and a loss recovery");
     m_qpn = qpn;
     m_localAddress = localAddress;
+    m_localAddressBits = localAddress.Get();
     m_params = params;
     m_cc = cc;
     m_cc->SetRateChangeCallback(MakeCallback(&RdmaQueuePair::RateChanged, this));
@@ -335,6 +336,7 @@ RdmaQueuePair::Connect(Ipv4Address remoteAddress, uint32_t remoteQpn)
                         << m_maxReadSize << " on queue pair " << m_qpn
                         << " is invalid; valid: 1..2^31 (IBTA maximum message size)");
     m_remoteAddress = remoteAddress;
+    m_remoteAddressBits = remoteAddress.Get();
     m_remoteQpn = remoteQpn;
     m_connected = true;
     m_ccState.baseRtt = m_configuredBaseRtt;
@@ -696,8 +698,8 @@ RdmaQueuePair::GetNextPacket(uint16_t sourcePort)
         placement.SetOffset(static_cast<uint32_t>(index * m_params.mtu));
         AddInFront(p, placement, firstHeader);
     }
-    stack.FinishIpv4Udp(m_localAddress,
-                        m_remoteAddress,
+    stack.FinishIpv4Udp(m_localAddressBits,
+                        m_remoteAddressBits,
                         m_dscp,
                         m_params.ecnCapable ? Ipv4Header::ECN_ECT0 : Ipv4Header::ECN_NotECT,
                         sourcePort,
@@ -783,8 +785,8 @@ RdmaQueuePair::GetReadRequest(TxMessage& m, uint64_t seq, uint16_t sourcePort)
     stack.BeginRoce();
     stack.Append(bth);
     stack.Append(reth);
-    stack.FinishIpv4Udp(m_localAddress,
-                        m_remoteAddress,
+    stack.FinishIpv4Udp(m_localAddressBits,
+                        m_remoteAddressBits,
                         m_dscp,
                         m_params.ecnCapable ? Ipv4Header::ECN_ECT0 : Ipv4Header::ECN_NotECT,
                         sourcePort,
@@ -845,8 +847,8 @@ RdmaQueuePair::GetNextReadResponse(uint16_t sourcePort)
         aeth.SetMsn(r.msn);
         stack.Append(aeth);
     }
-    stack.FinishIpv4Udp(m_localAddress,
-                        m_remoteAddress,
+    stack.FinishIpv4Udp(m_localAddressBits,
+                        m_remoteAddressBits,
                         m_dscp,
                         m_params.ecnCapable ? Ipv4Header::ECN_ECT0 : Ipv4Header::ECN_NotECT,
                         sourcePort,
@@ -1799,8 +1801,8 @@ RdmaQueuePair::SendAck(uint64_t seq, uint8_t syndrome, const RdmaSackHeader* sac
     stack.BeginRoce();
     stack.Append(bth);
     stack.Append(aeth);
-    stack.FinishIpv4Udp(m_localAddress,
-                        m_remoteAddress,
+    stack.FinishIpv4Udp(m_localAddressBits,
+                        m_remoteAddressBits,
                         dscp,
                         Ipv4Header::ECN_NotECT,
                         m_sourcePort,
@@ -1916,8 +1918,8 @@ RdmaQueuePair::SendCnp()
     RdmaHeaderStack& stack = m_txStack;
     stack.BeginRoce();
     stack.Append(bth);
-    stack.FinishIpv4Udp(m_localAddress,
-                        m_remoteAddress,
+    stack.FinishIpv4Udp(m_localAddressBits,
+                        m_remoteAddressBits,
                         m_params.cnpDscp,
                         Ipv4Header::ECN_NotECT,
                         m_sourcePort,
@@ -2220,8 +2222,8 @@ RdmaQueuePair::GetAtomicRequest(TxMessage& m, uint64_t seq, uint16_t sourcePort)
     RdmaHeaderStack& stack = m_txStack;
     stack.BeginRoce();
     stack.Append(bth);
-    stack.FinishIpv4Udp(m_localAddress,
-                        m_remoteAddress,
+    stack.FinishIpv4Udp(m_localAddressBits,
+                        m_remoteAddressBits,
                         m_dscp,
                         m_params.ecnCapable ? Ipv4Header::ECN_ECT0 : Ipv4Header::ECN_NotECT,
                         sourcePort,
@@ -2428,8 +2430,8 @@ RdmaQueuePair::GetAtomicAck(uint16_t sourcePort)
     stack.BeginRoce();
     stack.Append(bth);
     stack.Append(aeth);
-    stack.FinishIpv4Udp(m_localAddress,
-                        m_remoteAddress,
+    stack.FinishIpv4Udp(m_localAddressBits,
+                        m_remoteAddressBits,
                         m_dscp,
                         m_params.ecnCapable ? Ipv4Header::ECN_ECT0 : Ipv4Header::ECN_NotECT,
                         sourcePort,

@@ -587,6 +587,8 @@ class RdmaQueuePair : public RdmaTransportEndpoint, private RdmaReceiverOps
     uint32_t m_remoteQpn{0};
     Ipv4Address m_localAddress;
     Ipv4Address m_remoteAddress;
+    uint32_t m_localAddressBits{0};  //!< m_localAddress.Get(), kept: written per packet
+    uint32_t m_remoteAddressBits{0}; //!< m_remoteAddress.Get(), kept: written per packet
     bool m_connected{false};
     uint32_t m_initialPsn;
     uint8_t m_dscp;

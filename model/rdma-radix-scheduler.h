@@ -40,8 +40,8 @@ namespace ns3
  * = t's digit of that level: every time stamp of a bucket is smaller than every one of a
  * later bucket of its level and of every higher level. Insertion outside the run is O(1);
  * removal takes the run's next event, and when the run is empty, takes the lowest
- * non-empty level's lowest non-empty bucket, makes its earliest time stamp (kept up to
- * date per bucket, so no scan is needed) the new T, spreads its events over the new run
+ * non-empty level's lowest non-empty bucket, makes its earliest time stamp (found by one
+ * scan of the bucket) the new T, spreads its events over the new run
  * and the lower levels and sorts the run. An event moves down at most once per level.
  *
  * Why 64-way: with a bit per bucket (the binary radix heap) a frame scheduled some 2^12 to
@@ -103,11 +103,10 @@ class RdmaRadixScheduler : public Scheduler
     static uint32_t DigitOf(uint64_t ts, uint32_t level);
 
   private:
-    /// A bucket: its events, unordered, and the earliest time stamp among them.
+    /// A bucket: its events, unordered (its earliest time stamp is found at its refill).
     struct Bucket
     {
         std::vector<Scheduler::Event> events; //!< the events
-        uint64_t minTs{UINT64_MAX};           //!< their earliest time stamp (max if none)
     };
 
     /// \return the lowest non-empty level's lowest non-empty bucket (the current run empty)

@@ -35,9 +35,9 @@ TEST(RdmaRadixScheduler, LevelIsTheHighestDifferingDigit)
     EXPECT_EQ(RdmaRadixScheduler::DigitOf(uint64_t(1) << 62, 9), 4U); // bits 60..63
 }
 
-// A bucket's earliest time stamp is kept per bucket (the refill reads it instead of
-// scanning): removing the event that holds it must leave the next one, else the refill
-// would make a time stamp current that no event has.
+// Removing the event that holds a bucket's earliest time stamp must leave the next one as
+// the time stamp the refill makes current, else it would make current a time stamp that no
+// event has.
 TEST(RdmaRadixScheduler, RemovingABucketsEarliestEventKeepsTheOrder)
 {
     Ptr<Scheduler> radix = CreateObject<RdmaRadixScheduler>();
