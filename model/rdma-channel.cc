@@ -29,7 +29,7 @@ NS_OBJECT_ENSURE_REGISTERED(RdmaChannel);
  * channel keeps one per direction and schedules it once per frame (ns-3's scheduler holds a
  * reference per pending schedule and releases it after the event ran).
  */
-class RdmaChannel::ArrivalEvent : public EventImpl
+class RdmaChannel::ArrivalEvent : public RdmaSimulatorImpl::DirectEvent
 {
   public:
     /**
@@ -48,8 +48,7 @@ class RdmaChannel::ArrivalEvent : public EventImpl
         m_channel = nullptr;
     }
 
-  private:
-    void Notify() override
+    void Fire() override
     {
         if (m_channel)
         {
@@ -57,6 +56,7 @@ class RdmaChannel::ArrivalEvent : public EventImpl
         }
     }
 
+  private:
     RdmaChannel* m_channel; //!< the channel, null once disposed
     uint32_t m_side;        //!< the receiving device's index
 };
@@ -167,9 +167,7 @@ RdmaChannel::Launch(const Ptr<Packet>& frame, uint32_t side, const Time& rxTime)
 {
     m_inFlight[side].push_back(frame); // the channel's own reference
     m_arrival[side]->Ref();            // released by the scheduler after the event ran
-    RdmaSimulatorImpl::ScheduleWithContextNow(m_context[side],
-                                              rxTime,
-                                              PeekPointer(m_arrival[side]));
+    RdmaSimulatorImpl::ScheduleDirectNow(m_context[side], rxTime, PeekPointer(m_arrival[side]));
 }
 
 bool

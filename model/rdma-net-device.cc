@@ -48,7 +48,7 @@ NS_OBJECT_ENSURE_REGISTERED(RdmaNetDevice);
  * pending schedule and releases it after the event ran): no event object is made or
  * destroyed per frame. Nothing cancels it.
  */
-class RdmaNetDevice::TxCompleteEvent : public EventImpl
+class RdmaNetDevice::TxCompleteEvent : public RdmaSimulatorImpl::DirectEvent
 {
   public:
     /// \param device the device
@@ -63,8 +63,7 @@ class RdmaNetDevice::TxCompleteEvent : public EventImpl
         m_device = nullptr;
     }
 
-  private:
-    void Notify() override
+    void Fire() override
     {
         if (m_device)
         {
@@ -72,6 +71,7 @@ class RdmaNetDevice::TxCompleteEvent : public EventImpl
         }
     }
 
+  private:
     RdmaNetDevice* m_device; //!< the device (it owns this event), null once disposed
 };
 
@@ -1013,10 +1013,9 @@ RdmaNetDevice::ScheduleTransmitComplete(Time delay)
     // EventId is made (nothing cancels it). The scheduler releases this reference after the
     // event ran (or at Simulator::Destroy).
     m_txCompleteEvent->Ref();
-    RdmaSimulatorImpl::ScheduleWithContextNow(m_node ? m_nodeId
-                                                     : RdmaSimulatorImpl::CurrentContext(),
-                                              delay,
-                                              PeekPointer(m_txCompleteEvent));
+    RdmaSimulatorImpl::ScheduleDirectNow(m_node ? m_nodeId : RdmaSimulatorImpl::CurrentContext(),
+                                         delay,
+                                         PeekPointer(m_txCompleteEvent));
     m_txCompleteAt = m_txEnd;
 }
 

@@ -55,7 +55,7 @@ RdmaSimulatorImpl::DoDispose()
     InsertForeignEvents();
     while (m_events && !m_events->IsEmpty())
     {
-        m_events->RemoveNext().impl->Unref();
+        Untag(m_events->RemoveNext().impl)->Unref();
     }
     m_events = nullptr;
     SimulatorImpl::DoDispose();
@@ -136,8 +136,18 @@ RdmaSimulatorImpl::Run()
         m_now = next.key.m_ts;
         m_currentContext = next.key.m_context;
         m_currentUid = next.key.m_uid;
-        next.impl->Invoke();
-        next.impl->Unref();
+        const uintptr_t tagged = reinterpret_cast<uintptr_t>(next.impl);
+        if (tagged & DIRECT_EVENT_TAG)
+        {
+            EventImpl* event = Untag(next.impl);
+            static_cast<DirectEvent*>(event)->Fire(); // never cancelled: no EventId exists
+            event->Unref();
+        }
+        else
+        {
+            next.impl->Invoke();
+            next.impl->Unref();
+        }
         if (m_hasForeign.load(std::memory_order_relaxed))
         {
             InsertForeignEvents();

@@ -223,6 +223,68 @@ TEST(RdmaSimulatorImpl, EventsFromAnotherThreadRunAfterTheCurrentEvent)
     EXPECT_EQ(f.runs, expected);
 }
 
+/// A direct event that logs its time, context and tag, and schedules a plain event and
+/// itself again from inside (as the channel's arrival event does).
+class LoggingDirectEvent : public RdmaSimulatorImpl::DirectEvent
+{
+  public:
+    void Fire() override
+    {
+        runs.emplace_back(Simulator::Now().GetTimeStep(), Simulator::GetContext());
+        if (++fires == 1)
+        {
+            // At the same time stamp: after this one, in scheduling order.
+            Simulator::ScheduleWithContext(4, Time(0), &LoggingDirectEvent::Plain, this);
+            Ref();
+            RdmaSimulatorImpl::ScheduleDirectNow(5, Time(0), this);
+        }
+    }
+
+    void Plain()
+    {
+        runs.emplace_back(Simulator::Now().GetTimeStep(), 100 + Simulator::GetContext());
+    }
+
+    std::vector<std::pair<int64_t, uint32_t>> runs; //!< (time, context; 100 + it if plain)
+    uint32_t fires{0};                              //!< Fire calls
+};
+
+// Direct events (ScheduleDirectNow: Run fires them without EventImpl::Invoke) run in the
+// (time stamp, uid) order of every other event, in their context; one pending when the
+// simulator is destroyed is released (its reference returned), and under ns-3's
+// DefaultSimulatorImpl they run through Invoke in the same order.
+TEST(RdmaSimulatorImpl, DirectEventsRunInOrderAndAreReleased)
+{
+    for (const char* impl : {"ns3::RdmaSimulatorImpl", "ns3::DefaultSimulatorImpl"})
+    {
+        StringValue saved;
+        GlobalValue::GetValueByName("SimulatorImplementationType", saved);
+        GlobalValue::Bind("SimulatorImplementationType", StringValue(impl));
+        Ptr<LoggingDirectEvent> direct = Create<LoggingDirectEvent>();
+        Ptr<LoggingDirectEvent> pending = Create<LoggingDirectEvent>();
+        Simulator::ScheduleWithContext(1, NanoSeconds(10), &LoggingDirectEvent::Plain, direct);
+        direct->Ref(); // the scheduler's reference
+        RdmaSimulatorImpl::ScheduleDirectNow(2, NanoSeconds(10), PeekPointer(direct));
+        Simulator::ScheduleWithContext(3, NanoSeconds(10), &LoggingDirectEvent::Plain, direct);
+        pending->Ref();
+        RdmaSimulatorImpl::ScheduleDirectNow(6, NanoSeconds(50), PeekPointer(pending));
+        Simulator::Stop(NanoSeconds(20));
+        Simulator::Run();
+        Simulator::Destroy();
+        GlobalValue::Bind("SimulatorImplementationType", saved);
+        const std::vector<std::pair<int64_t, uint32_t>> expected{{10000, 101},
+                                                                 {10000, 2},
+                                                                 {10000, 103},
+                                                                 {10000, 104},
+                                                                 {10000, 5}};
+        EXPECT_EQ(direct->runs, expected) << impl;
+        EXPECT_TRUE(pending->runs.empty()) << impl;
+        // Only the test's references are left: the scheduler released its own.
+        EXPECT_EQ(pending->GetReferenceCount(), 1U) << impl;
+        EXPECT_EQ(direct->GetReferenceCount(), 1U) << impl;
+    }
+}
+
 TEST(RdmaSimulatorImplDeathTest, NegativeDelayIsRefused)
 {
     StringValue saved;
