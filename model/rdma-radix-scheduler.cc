@@ -57,15 +57,15 @@ RdmaRadixScheduler::Place(const Scheduler::Event& ev)
     m_digitMask[level - 1] |= uint64_t(1) << digit;
     m_levelMask |= 1U << (level - 1);
     // Last: nothing is live across its rare reallocation.
-    m_buckets[level - 1][digit].events.push_back(ev);
+    m_buckets[level - 1][digit].push_back(ev);
 }
 
 void
 RdmaRadixScheduler::Insert(const Scheduler::Event& ev)
 {
     NS_ASSERT_MSG(ev.key.m_ts >= m_lastTs,
-                  "RdmaRadixScheduler: an event before the last one removed (a radix heap "
-                  "needs monotone keys)");
+                  "RdmaRadixScheduler: an event before the current run's earliest time "
+                  "stamp (a radix heap needs monotone keys)");
     ++m_size;
     if (LevelOf(ev.key.m_ts, m_lastTs) != 0)
     {
@@ -105,7 +105,7 @@ RdmaRadixScheduler::PeekNext() const
     {
         return m_current[m_head];
     }
-    const std::vector<Scheduler::Event>& b = EarliestBucket().events;
+    const Bucket& b = EarliestBucket();
     return *std::min_element(b.begin(), b.end(), [](const Event& x, const Event& y) {
         return x.key < y.key;
     });
@@ -119,14 +119,13 @@ RdmaRadixScheduler::Refill()
     // the current one.
     const uint32_t level = static_cast<uint32_t>(__builtin_ctz(m_levelMask));
     const uint32_t digit = static_cast<uint32_t>(__builtin_ctzll(m_digitMask[level]));
-    Bucket& from = m_buckets[level][digit];
+    Bucket& events = m_buckets[level][digit];
     m_digitMask[level] &= ~(uint64_t(1) << digit);
     if (m_digitMask[level] == 0)
     {
         m_levelMask &= ~(1U << level);
     }
     m_head = 0;
-    std::vector<Scheduler::Event>& events = from.events;
     if (events.size() == 1)
     {
         m_lastTs = events[0].key.m_ts;
@@ -214,7 +213,7 @@ RdmaRadixScheduler::Remove(const Scheduler::Event& ev)
     else
     {
         const uint32_t digit = DigitOf(ev.key.m_ts, level);
-        std::vector<Scheduler::Event>& b = m_buckets[level - 1][digit].events;
+        Bucket& b = m_buckets[level - 1][digit];
         for (std::size_t i = 0; i < b.size(); ++i)
         {
             if (b[i].key.m_uid == ev.key.m_uid)

@@ -104,10 +104,7 @@ class RdmaRadixScheduler : public Scheduler
 
   private:
     /// A bucket: its events, unordered (its earliest time stamp is found at its refill).
-    struct Bucket
-    {
-        std::vector<Scheduler::Event> events; //!< the events
-    };
+    using Bucket = std::vector<Scheduler::Event>;
 
     /// \return the lowest non-empty level's lowest non-empty bucket (the current run empty)
     const Bucket& EarliestBucket() const;
