@@ -825,7 +825,7 @@ RdmaNetDevice::GetWireTime(uint32_t frameBytes) const
 }
 
 Time
-RdmaNetDevice::SerializationTime(uint32_t wireBytes)
+RdmaNetDevice::SerializationTimeCarried(uint32_t wireBytes)
 {
     // Exact rational arithmetic in simulator time steps, carrying the remainder to the
     // next frame: the long-run rate is exact at any Time resolution (at the default 1 ns
@@ -894,6 +894,17 @@ RdmaNetDevice::PickClass(uint8_t pausedMask)
         }
     }
     return NUM_CLASSES;
+}
+
+// Asked once per frame, from TryTransmit only: inline there.
+__attribute__((always_inline)) inline bool
+RdmaNetDevice::CanSendHeadBeside() const
+{
+    // The receiver checks its own observers when the frame arrives (ReceiveWithHead).
+    return GetPeerDevice()->m_portHandler && !m_lr && !m_linkFraming &&
+           m_phyTxBeginTrace.IsEmpty() && m_snifferTrace.IsEmpty() &&
+           m_promiscSnifferTrace.IsEmpty() && m_phyTxEndTrace.IsEmpty() &&
+           m_channel->CarriesFrameHeads() && RdmaPacketRoom::IsMetadataOff();
 }
 
 void
@@ -1391,16 +1402,6 @@ RdmaNetDevice::AddIpv4EthernetHeader(const Ptr<Packet>& packet)
     packet->AddHeader(*m_ipv4Header);
 }
 
-bool
-RdmaNetDevice::CanSendHeadBeside() const
-{
-    // The receiver checks its own observers when the frame arrives (ReceiveWithHead).
-    return GetPeerDevice()->m_portHandler && !m_lr && !m_linkFraming &&
-           m_phyTxBeginTrace.IsEmpty() && m_snifferTrace.IsEmpty() &&
-           m_promiscSnifferTrace.IsEmpty() && m_phyTxEndTrace.IsEmpty() &&
-           m_channel->CarriesFrameHeads() && RdmaPacketRoom::IsMetadataOff();
-}
-
 void
 RdmaNetDevice::WriteHead(const Ptr<Packet>& packet, const uint8_t* head, uint32_t headBytes)
 {
@@ -1424,14 +1425,11 @@ RdmaPortHandler::WriteArrivalHead(const Ptr<Packet>& packet, const uint8_t* ipv4
 }
 
 RdmaNetDevice*
-RdmaNetDevice::GetPeerDevice() const
+RdmaNetDevice::LookUpPeerDevice() const
 {
-    if (!m_peer)
-    {
-        NS_ABORT_MSG_IF(!m_channel || m_channel->GetNDevices() < 2,
-                        "RdmaNetDevice " << m_address << ": the link has no peer device");
-        m_peer = PeekPointer(m_channel->GetPeer(this));
-    }
+    NS_ABORT_MSG_IF(!m_channel || m_channel->GetNDevices() < 2,
+                    "RdmaNetDevice " << m_address << ": the link has no peer device");
+    m_peer = PeekPointer(m_channel->GetPeer(this));
     return m_peer;
 }
 

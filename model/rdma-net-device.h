@@ -572,12 +572,30 @@ eturn the checksum after
     void PauseExpired();
     /// Reschedule the wake-up at the earliest pending pause expiry of a class with work.
     void ScheduleWakeUp();
+
     /**
      * Serialization time of the next frame, carrying sub-step remainders between frames.
+     * Inline for the exact case (a whole number of time steps per byte, nothing carried:
+     * 80 ps per byte at 100 Gb/s); SerializationTimeCarried otherwise.
      * \param wireBytes the frame's wire bytes
      * \return the time it holds the wire
      */
-    Time SerializationTime(uint32_t wireBytes);
+    Time SerializationTime(uint32_t wireBytes)
+    {
+        if (m_bitRate == m_stepsPerByteRate && m_stepsPerByte != 0 && m_txTimeCarry == 0)
+        {
+            return TimeStep(wireBytes * m_stepsPerByte);
+        }
+        return SerializationTimeCarried(wireBytes);
+    }
+
+    /**
+     * SerializationTime after a rate change, or when the time per byte is not a whole number
+     * of steps: exact rational arithmetic with the remainder carried to the next frame.
+     * \param wireBytes the frame's wire bytes
+     * \return the time it holds the wire
+     */
+    Time SerializationTimeCarried(uint32_t wireBytes);
     /// Add the Ethernet II header addressed to the peer.
     void AddEthernetHeader(Ptr<Packet> packet, uint16_t etherType) const;
     /// Add the Ethernet II header of an IPv4 frame to the peer (per-frame fast path).
@@ -591,8 +609,15 @@ eturn the checksum after
     bool PrepareIpv4EthernetHeader(const Ptr<Packet>& packet);
     /// \return the MAC address of the device at the other end of the link
     Mac48Address GetPeerAddress() const;
+
     /// \return the device at the other end of the link (aborts if there is none)
-    RdmaNetDevice* GetPeerDevice() const;
+    RdmaNetDevice* GetPeerDevice() const
+    {
+        return m_peer ? m_peer : LookUpPeerDevice();
+    }
+
+    /// \return the device at the other end of the link, looked up and kept in m_peer
+    RdmaNetDevice* LookUpPeerDevice() const;
     /**
      * Pick the class queue to serve next.
      * \param pausedMask the currently paused classes

@@ -239,119 +239,22 @@ RdmaSwitchMmu::Validate()
 }
 
 void
+RdmaSwitchMmu::AbortBadRelease(uint32_t inPort, uint32_t outPort, uint8_t cls, uint32_t size) const
+{
+    const IngressQueue& q = m_ingress[inPort][cls];
+    NS_ABORT_MSG("RdmaSwitchMmu::Release: "
+                 << size << " B released but ingress queue (" << inPort << ", " << unsigned(cls)
+                 << ") holds " << q.total << " B and egress queue (" << outPort << ", "
+                 << unsigned(cls) << ") " << m_egress[outPort][cls] << " B");
+}
+
+void
 RdmaSwitchMmu::AbortBadQueue(uint32_t port, uint8_t cls) const
 {
     NS_ABORT_MSG_IF(port >= GetNPorts(),
                     "RdmaSwitchMmu: port " << port << " does not exist (ports: " << GetNPorts()
                                            << ")");
     NS_ABORT_MSG("RdmaSwitchMmu: class " << unsigned(cls) << " is not in 0..7");
-}
-
-uint64_t
-RdmaSwitchMmu::GetThreshold() const
-{
-    if (m_mode == STATIC)
-    {
-        return m_staticXoff;
-    }
-    return static_cast<uint64_t>(m_alpha *
-                                 static_cast<double>(m_sharedPoolSize - m_sharedPoolUsed));
-}
-
-RdmaSwitchMmu::Admission
-RdmaSwitchMmu::Admit(uint32_t inPort, uint32_t outPort, uint8_t cls, uint32_t size)
-{
-    NS_LOG_FUNCTION(this << inPort << outPort << unsigned(cls) << size);
-    CheckQueue(inPort, cls);
-    CheckQueue(outPort, cls);
-    IngressQueue& q = m_ingress[inPort][cls];
-    const bool lossless = IsLossless(cls);
-
-    const uint64_t toReserved =
-        std::min<uint64_t>(size, m_reservedPerQueue - std::min(q.reserved, m_reservedPerQueue));
-    const uint64_t rest = size - toReserved;
-    uint64_t toShared = 0;
-    uint64_t toHeadroom = 0;
-    if (rest > 0)
-    {
-        const bool fitsShared =
-            m_sharedPoolUsed + rest <= m_sharedPoolSize && q.shared + rest <= GetThreshold();
-        if (lossless)
-        {
-            if (q.headroom == 0 && fitsShared)
-            {
-                toShared = rest;
-            }
-            else if (q.headroom + rest <= m_portInfo[inPort].headroom)
-            {
-                toHeadroom = rest;
-            }
-            else
-            {
-                return DROP_HEADROOM_OVERFLOW;
-            }
-        }
-        else if (fitsShared)
-        {
-            toShared = rest;
-        }
-        else
-        {
-            return DROP_LOSSY_LIMIT;
-        }
-    }
-    if (!lossless && m_maxEgressBytes != 0 && m_egress[outPort][cls] + size > m_maxEgressBytes)
-    {
-        return DROP_EGRESS_LIMIT;
-    }
-
-    q.reserved += toReserved;
-    q.shared += toShared;
-    q.headroom += toHeadroom;
-    m_sharedPoolUsed += toShared;
-    m_totalUsed += size;
-    m_egress[outPort][cls] += size;
-    q.peakTotal = std::max(q.peakTotal, q.reserved + q.shared + q.headroom);
-    q.peakShared = std::max(q.peakShared, q.shared);
-    q.peakHeadroom = std::max(q.peakHeadroom, q.headroom);
-    return ADMITTED;
-}
-
-void
-RdmaSwitchMmu::Release(uint32_t inPort, uint32_t outPort, uint8_t cls, uint32_t size)
-{
-    NS_LOG_FUNCTION(this << inPort << outPort << unsigned(cls) << size);
-    CheckQueue(inPort, cls);
-    CheckQueue(outPort, cls);
-    IngressQueue& q = m_ingress[inPort][cls];
-    NS_ABORT_MSG_IF(q.reserved + q.shared + q.headroom < size || m_egress[outPort][cls] < size,
-                    "RdmaSwitchMmu::Release: "
-                        << size << " B released but ingress queue (" << inPort << ", "
-                        << unsigned(cls) << ") holds " << q.reserved + q.shared + q.headroom
-                        << " B and egress queue (" << outPort << ", " << unsigned(cls) << ") "
-                        << m_egress[outPort][cls] << " B");
-    uint64_t rest = size;
-    const uint64_t fromHeadroom = std::min(q.headroom, rest);
-    rest -= fromHeadroom;
-    const uint64_t fromShared = std::min(q.shared, rest);
-    rest -= fromShared;
-    q.headroom -= fromHeadroom;
-    q.shared -= fromShared;
-    q.reserved -= rest;
-    m_sharedPoolUsed -= fromShared;
-    m_totalUsed -= size;
-    m_egress[outPort][cls] -= size;
-}
-
-bool
-RdmaSwitchMmu::CheckShouldPause(uint32_t inPort, uint8_t cls) const
-{
-    const IngressQueue& q = m_ingress[inPort][cls];
-    if (!IsLossless(cls) || q.paused)
-    {
-        return false;
-    }
-    return q.headroom > 0 || (q.shared > 0 && q.shared >= GetThreshold());
 }
 
 bool
@@ -395,8 +298,7 @@ uint64_t
 RdmaSwitchMmu::GetIngressBytes(uint32_t inPort, uint8_t cls) const
 {
     CheckQueue(inPort, cls);
-    const IngressQueue& q = m_ingress[inPort][cls];
-    return q.reserved + q.shared + q.headroom;
+    return m_ingress[inPort][cls].total;
 }
 
 uint64_t

@@ -8,6 +8,7 @@
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <vector>
@@ -246,6 +247,7 @@ class RdmaSwitchMmu : public Object
         uint64_t reserved{0};     //!< bytes in the reserved space
         uint64_t shared{0};       //!< bytes in the shared pool
         uint64_t headroom{0};     //!< bytes in the headroom
+        uint64_t total{0};        //!< reserved + shared + headroom
         uint64_t peakTotal{0};    //!< largest reserved + shared + headroom
         uint64_t peakShared{0};   //!< largest shared
         uint64_t peakHeadroom{0}; //!< largest headroom
@@ -284,6 +286,18 @@ class RdmaSwitchMmu : public Object
      */
     [[noreturn]] void AbortBadQueue(uint32_t port, uint8_t cls) const;
 
+    /**
+     * Abort naming a release of more bytes than the queues hold.
+     * \param inPort ingress port
+     * \param outPort egress port
+     * \param cls class
+     * \param size bytes released
+     */
+    [[noreturn]] void AbortBadRelease(uint32_t inPort,
+                                      uint32_t outPort,
+                                      uint8_t cls,
+                                      uint32_t size) const;
+
     // attributes
     uint64_t m_bufferSize;
     uint64_t m_reservedPerQueue;
@@ -309,6 +323,130 @@ class RdmaSwitchMmu : public Object
     uint64_t m_sharedPoolUsed{0};
     uint64_t m_totalUsed{0};
 };
+
+// Admission, release and the XOFF test run at every switch hop: inline, so that the switch's
+// forwarding path has no call, spill and reload of its own for them (NS_LOG is not used here:
+// its component lives in the .cc file).
+
+inline uint64_t
+RdmaSwitchMmu::GetThreshold() const
+{
+    if (m_mode == STATIC)
+    {
+        return m_staticXoff;
+    }
+    return static_cast<uint64_t>(m_alpha *
+                                 static_cast<double>(m_sharedPoolSize - m_sharedPoolUsed));
+}
+
+inline RdmaSwitchMmu::Admission
+RdmaSwitchMmu::Admit(uint32_t inPort, uint32_t outPort, uint8_t cls, uint32_t size)
+{
+    CheckQueue(inPort, cls);
+    CheckQueue(outPort, cls);
+    IngressQueue& q = m_ingress[inPort][cls];
+    const bool lossless = IsLossless(cls);
+
+    const uint64_t room = m_reservedPerQueue - std::min(q.reserved, m_reservedPerQueue);
+    uint64_t toReserved = size;
+    uint64_t toShared = 0;
+    uint64_t toHeadroom = 0;
+    if (size > room)
+    {
+        toReserved = room;
+        const uint64_t rest = size - room;
+        const bool fitsShared =
+            m_sharedPoolUsed + rest <= m_sharedPoolSize && q.shared + rest <= GetThreshold();
+        if (lossless)
+        {
+            if (q.headroom == 0 && fitsShared)
+            {
+                toShared = rest;
+            }
+            else if (q.headroom + rest <= m_portInfo[inPort].headroom)
+            {
+                toHeadroom = rest;
+            }
+            else
+            {
+                return DROP_HEADROOM_OVERFLOW;
+            }
+        }
+        else if (fitsShared)
+        {
+            toShared = rest;
+        }
+        else
+        {
+            return DROP_LOSSY_LIMIT;
+        }
+    }
+    uint64_t& egress = m_egress[outPort][cls];
+    if (!lossless && m_maxEgressBytes != 0 && egress + size > m_maxEgressBytes)
+    {
+        return DROP_EGRESS_LIMIT;
+    }
+
+    q.reserved += toReserved;
+    if (toShared != 0)
+    {
+        q.shared += toShared;
+        m_sharedPoolUsed += toShared;
+        q.peakShared = std::max(q.peakShared, q.shared);
+    }
+    if (toHeadroom != 0)
+    {
+        q.headroom += toHeadroom;
+        q.peakHeadroom = std::max(q.peakHeadroom, q.headroom);
+    }
+    q.total += size;
+    q.peakTotal = std::max(q.peakTotal, q.total);
+    m_totalUsed += size;
+    egress += size;
+    return ADMITTED;
+}
+
+inline void
+RdmaSwitchMmu::Release(uint32_t inPort, uint32_t outPort, uint8_t cls, uint32_t size)
+{
+    CheckQueue(inPort, cls);
+    CheckQueue(outPort, cls);
+    IngressQueue& q = m_ingress[inPort][cls];
+    uint64_t& egress = m_egress[outPort][cls];
+    if (q.total < size || egress < size)
+    {
+        AbortBadRelease(inPort, outPort, cls, size);
+    }
+    uint64_t rest = size;
+    if (q.headroom != 0)
+    {
+        const uint64_t fromHeadroom = std::min<uint64_t>(q.headroom, rest);
+        q.headroom -= fromHeadroom;
+        rest -= fromHeadroom;
+    }
+    if (q.shared != 0)
+    {
+        const uint64_t fromShared = std::min<uint64_t>(q.shared, rest);
+        q.shared -= fromShared;
+        m_sharedPoolUsed -= fromShared;
+        rest -= fromShared;
+    }
+    q.reserved -= rest;
+    q.total -= size;
+    m_totalUsed -= size;
+    egress -= size;
+}
+
+inline bool
+RdmaSwitchMmu::CheckShouldPause(uint32_t inPort, uint8_t cls) const
+{
+    const IngressQueue& q = m_ingress[inPort][cls];
+    if (!IsLossless(cls) || q.paused)
+    {
+        return false;
+    }
+    return q.headroom > 0 || (q.shared > 0 && q.shared >= GetThreshold());
+}
 
 } // namespace ns3
 

@@ -519,7 +519,7 @@ RdmaSwitch::InternRouteSet(const std::vector<uint32_t>& ports)
 }
 
 uint32_t
-RdmaSwitch::RouteSetId(uint32_t dst) const
+RdmaSwitch::LookUpRouteSetId(uint32_t dst) const
 {
     const uint32_t offset = dst - m_denseBase; // wraps for dst < base: not dense
     if (offset < m_denseSize)

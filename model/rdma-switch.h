@@ -574,6 +574,7 @@ class RdmaSwitch : public Object, public RdmaPortHandler
     Ptr<RdmaSwitchMmu> m_mmu;
     Ptr<RdmaLoadBalancer> m_loadBalancer;
     std::vector<Ptr<RdmaNetDevice>> m_ports;
+
     // Forwarding table. Destinations share interned next-hop sets (a fat-tree switch has a
     // handful of distinct sets for thousands of hosts); hosts addressed densely (as
     // RdmaHelper does) are kept in a flat array, others in a hash table. The flat array is
@@ -581,8 +582,20 @@ class RdmaSwitch : public Object, public RdmaPortHandler
     // one run per port down plus the way up, about k): those fit in a cache line or two,
     // where the flat array of a large fabric (4 bytes per host per switch) misses the cache
     // on almost every packet.
-    /// \return the next-hop set id of a destination (0: no route)
-    uint32_t RouteSetId(uint32_t dst) const;
+    /// \return the next-hop set id of a destination (0: no route); the flat table read
+    /// inline, the runs and the hash table in LookUpRouteSetId
+    uint32_t RouteSetId(uint32_t dst) const
+    {
+        const uint32_t offset = dst - m_denseBase; // wraps for dst < base: not dense
+        if (offset < m_denseSize && (!m_routeRunsValid || m_routeRuns.empty()))
+        {
+            return m_denseRoutes[offset]; // Forward rebuilds the runs after a change
+        }
+        return LookUpRouteSetId(dst);
+    }
+
+    /// \return RouteSetId of a destination outside the flat table, or through its runs
+    uint32_t LookUpRouteSetId(uint32_t dst) const;
     /// Rebuild m_routeRuns from m_denseRoutes (or leave it empty if there are too many).
     void BuildRouteRuns();
 

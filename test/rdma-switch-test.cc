@@ -832,6 +832,53 @@ TEST(RdmaSwitch, MmuPartitionAndIngressAccounting)
     EXPECT_GT(mmu->GetSharedUsed(0, 3) + 1000 + 3072 + 1, mmu->GetThreshold() - 125);
 }
 
+// The counters Admit and Release keep at every hop: the ingress total (reserved + shared +
+// headroom), the peaks of each part, and an abort naming both queues when more bytes are
+// released than they hold.
+TEST(RdmaSwitch, MmuPeaksTotalsAndOverRelease)
+{
+    Ptr<RdmaSwitchMmu> mmu = CreateObject<RdmaSwitchMmu>();
+    mmu->SetAttribute("BufferSize", UintegerValue(1000000));
+    mmu->SetAttribute("XoffThresholdMode", StringValue("Static"));
+    mmu->SetAttribute("StaticXoffThreshold", UintegerValue(3000));
+    mmu->AddPort(DataRate("100Gbps"), MicroSeconds(1), 9038);
+    mmu->AddPort(DataRate("100Gbps"), MicroSeconds(1), 9038);
+    // Lossless class 3: 4 x 1000 B reserved (4000 of 4096), then 96 B reserved and 904 B
+    // shared, then 2 x 1000 B shared (2904 <= 3000), then the headroom (3904 > 3000).
+    for (int i = 0; i < 8; ++i)
+    {
+        ASSERT_EQ(mmu->Admit(0, 1, 3, 1000), RdmaSwitchMmu::ADMITTED) << i;
+    }
+    EXPECT_EQ(mmu->GetReservedUsed(0, 3), 4096u);
+    EXPECT_EQ(mmu->GetSharedUsed(0, 3), 2904u);
+    EXPECT_EQ(mmu->GetHeadroomUsed(0, 3), 1000u);
+    EXPECT_EQ(mmu->GetIngressBytes(0, 3), 8000u);
+    EXPECT_EQ(mmu->GetTotalUsed(), 8000u);
+    EXPECT_EQ(mmu->GetSharedPoolUsed(), 2904u);
+    // Release 2500 B: headroom 1000 first, then 1500 of the shared 2904; the peaks stay.
+    mmu->Release(0, 1, 3, 2500);
+    EXPECT_EQ(mmu->GetHeadroomUsed(0, 3), 0u);
+    EXPECT_EQ(mmu->GetSharedUsed(0, 3), 1404u);
+    EXPECT_EQ(mmu->GetReservedUsed(0, 3), 4096u);
+    EXPECT_EQ(mmu->GetIngressBytes(0, 3), 5500u);
+    EXPECT_EQ(mmu->GetEgressBytes(1, 3), 5500u);
+    EXPECT_EQ(mmu->GetSharedPoolUsed(), 1404u);
+    EXPECT_EQ(mmu->GetPeakIngressBytes(0, 3), 8000u);
+    EXPECT_EQ(mmu->GetPeakSharedUsed(0, 3), 2904u);
+    EXPECT_EQ(mmu->GetPeakHeadroomUsed(0, 3), 1000u);
+    // Past the shared part into the reserved space: 5000 B leave 500 B reserved.
+    mmu->Release(0, 1, 3, 5000);
+    EXPECT_EQ(mmu->GetSharedUsed(0, 3), 0u);
+    EXPECT_EQ(mmu->GetReservedUsed(0, 3), 500u);
+    EXPECT_EQ(mmu->GetIngressBytes(0, 3), 500u);
+    EXPECT_EQ(mmu->GetTotalUsed(), 500u);
+    EXPECT_EQ(mmu->GetPeakIngressBytes(0, 3), 8000u);
+    // Only 500 B are held: releasing 501 aborts, naming the size and both queues.
+    EXPECT_DEATH(mmu->Release(0, 1, 3, 501),
+                 "501 B released but ingress queue \\(0, 3\\) holds 500 B and egress queue "
+                 "\\(1, 3\\) 500 B");
+}
+
 TEST(RdmaSwitch, MmuStaticThresholdAndEgressLimit)
 {
     Ptr<RdmaSwitchMmu> mmu = CreateObject<RdmaSwitchMmu>();
