@@ -244,7 +244,7 @@ RdmaSwitchMmu::AbortBadRelease(uint32_t inPort, uint32_t outPort, uint8_t cls, u
     const IngressQueue& q = m_ingress[inPort][cls];
     NS_ABORT_MSG("RdmaSwitchMmu::Release: "
                  << size << " B released but ingress queue (" << inPort << ", " << unsigned(cls)
-                 << ") holds " << q.total << " B and egress queue (" << outPort << ", "
+                 << ") holds " << q.reserved + q.shared + q.headroom << " B and egress queue (" << outPort << ", "
                  << unsigned(cls) << ") " << m_egress[outPort][cls] << " B");
 }
 
@@ -298,7 +298,8 @@ uint64_t
 RdmaSwitchMmu::GetIngressBytes(uint32_t inPort, uint8_t cls) const
 {
     CheckQueue(inPort, cls);
-    return m_ingress[inPort][cls].total;
+    const IngressQueue& q = m_ingress[inPort][cls];
+    return q.reserved + q.shared + q.headroom;
 }
 
 uint64_t

@@ -247,7 +247,6 @@ class RdmaSwitchMmu : public Object
         uint64_t reserved{0};     //!< bytes in the reserved space
         uint64_t shared{0};       //!< bytes in the shared pool
         uint64_t headroom{0};     //!< bytes in the headroom
-        uint64_t total{0};        //!< reserved + shared + headroom
         uint64_t peakTotal{0};    //!< largest reserved + shared + headroom
         uint64_t peakShared{0};   //!< largest shared
         uint64_t peakHeadroom{0}; //!< largest headroom
@@ -399,8 +398,7 @@ RdmaSwitchMmu::Admit(uint32_t inPort, uint32_t outPort, uint8_t cls, uint32_t si
         q.headroom += toHeadroom;
         q.peakHeadroom = std::max(q.peakHeadroom, q.headroom);
     }
-    q.total += size;
-    q.peakTotal = std::max(q.peakTotal, q.total);
+    q.peakTotal = std::max(q.peakTotal, q.reserved + q.shared + q.headroom);
     m_totalUsed += size;
     egress += size;
     return ADMITTED;
@@ -413,7 +411,7 @@ RdmaSwitchMmu::Release(uint32_t inPort, uint32_t outPort, uint8_t cls, uint32_t 
     CheckQueue(outPort, cls);
     IngressQueue& q = m_ingress[inPort][cls];
     uint64_t& egress = m_egress[outPort][cls];
-    if (q.total < size || egress < size)
+    if (q.reserved + q.shared + q.headroom < size || egress < size)
     {
         AbortBadRelease(inPort, outPort, cls, size);
     }
@@ -432,7 +430,6 @@ RdmaSwitchMmu::Release(uint32_t inPort, uint32_t outPort, uint8_t cls, uint32_t 
         rest -= fromShared;
     }
     q.reserved -= rest;
-    q.total -= size;
     m_totalUsed -= size;
     egress -= size;
 }

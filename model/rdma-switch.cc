@@ -524,10 +524,8 @@ RdmaSwitch::LookUpRouteSetId(uint32_t dst) const
     const uint32_t offset = dst - m_denseBase; // wraps for dst < base: not dense
     if (offset < m_denseSize)
     {
-        if (!m_routeRunsValid || m_routeRuns.empty())
-        {
-            return m_denseRoutes[offset]; // Forward rebuilds the runs after a change
-        }
+        // RouteSetId read the flat table itself unless its runs are valid and in use.
+        NS_ASSERT(m_routeRunsValid && !m_routeRuns.empty());
         const auto run = std::upper_bound(m_routeRuns.begin(),
                                           m_routeRuns.end(),
                                           offset,

@@ -594,7 +594,8 @@ class RdmaSwitch : public Object, public RdmaPortHandler
         return LookUpRouteSetId(dst);
     }
 
-    /// \return RouteSetId of a destination outside the flat table, or through its runs
+    /// \return RouteSetId of a destination outside the flat table, or through its runs (only
+    /// when they are valid and in use: RouteSetId reads the flat table otherwise)
     uint32_t LookUpRouteSetId(uint32_t dst) const;
     /// Rebuild m_routeRuns from m_denseRoutes (or leave it empty if there are too many).
     void BuildRouteRuns();
