@@ -72,12 +72,18 @@ RdmaRadixScheduler::Insert(const Scheduler::Event& ev)
         Place(ev);
         return;
     }
-    // In the current run's span: into its place in the sorted run. Usually at the end (the
-    // newest uid, a time stamp not before the run's last); never before m_head, whose
-    // events ran before this one was scheduled.
-    std::size_t at = m_current.size();
+    // In the current run's span: into its place in the sorted run if that is among its last
+    // MAX_WALK_BACK events (usually at the end: the newest uid, a time stamp not before the
+    // run's last), else in m_late.
+    const std::size_t end = m_current.size();
+    std::size_t at = end;
     while (at > m_head && ev.key < m_current[at - 1].key)
     {
+        if (end - at == MAX_WALK_BACK)
+        {
+            PushLate(ev);
+            return;
+        }
         --at;
     }
     m_current.insert(m_current.begin() + static_cast<std::ptrdiff_t>(at), ev);
@@ -101,6 +107,11 @@ Scheduler::Event
 RdmaRadixScheduler::PeekNext() const
 {
     NS_ASSERT_MSG(m_size > 0, "RdmaRadixScheduler::PeekNext: no event");
+    if (!m_late.empty() &&
+        (m_head == m_current.size() || m_late.front().key < m_current[m_head].key))
+    {
+        return m_late.front();
+    }
     if (m_head < m_current.size())
     {
         return m_current[m_head];
@@ -149,24 +160,77 @@ RdmaRadixScheduler::Refill()
     }
     events.clear();
     // The run in (time stamp, uid) order. A few events: insertion sort, without std::sort's
-    // calls.
+    // calls; more: by their time stamp's top digit within the span first.
     const std::size_t n = m_current.size();
-    if (n > 16)
+    if (n >= MIN_BINNED_SORT)
+    {
+        SortLargeRun();
+    }
+    else if (n > MAX_INSERTION_SORT)
     {
         std::sort(m_current.begin(), m_current.end(), [](const Event& x, const Event& y) {
             return x.key < y.key;
         });
-        return;
     }
-    for (std::size_t i = 1; i < n; ++i)
+    else
     {
-        const Scheduler::Event ev = m_current[i];
-        std::size_t j = i;
-        for (; j > 0 && ev.key < m_current[j - 1].key; --j)
+        InsertionSort(m_current.data(), m_current.data() + n);
+    }
+}
+
+void
+RdmaRadixScheduler::InsertionSort(Scheduler::Event* first, Scheduler::Event* last)
+{
+    for (Scheduler::Event* i = first + (first != last); i < last; ++i)
+    {
+        const Scheduler::Event ev = *i;
+        Scheduler::Event* j = i;
+        for (; j > first && ev.key < (j - 1)->key; --j)
         {
-            m_current[j] = m_current[j - 1];
+            *j = *(j - 1);
         }
-        m_current[j] = ev;
+        *j = ev;
+    }
+}
+
+void
+RdmaRadixScheduler::SortLargeRun()
+{
+    // One counting-sort pass on bits RUN_BITS - 6 .. RUN_BITS - 1 of the time stamp (every
+    // time stamp of the run agrees above them): 64 bins of 64 ps, in order; then each bin by
+    // (time stamp, uid). std::sort over a k = 32 fat-tree's runs (some 1,270 events each)
+    // cost some 150 instructions an event, often falling back to heap sort.
+    constexpr uint32_t shift = RUN_BITS - DIGIT_BITS;
+    std::array<uint32_t, NUM_DIGITS + 1> start{};
+    for (const Scheduler::Event& ev : m_current)
+    {
+        ++start[((ev.key.m_ts >> shift) & (NUM_DIGITS - 1)) + 1];
+    }
+    for (uint32_t d = 1; d <= NUM_DIGITS; ++d)
+    {
+        start[d] += start[d - 1];
+    }
+    m_sortSpace.resize(m_current.size());
+    std::array<uint32_t, NUM_DIGITS> next;
+    std::copy(start.begin(), start.end() - 1, next.begin());
+    for (const Scheduler::Event& ev : m_current)
+    {
+        m_sortSpace[next[(ev.key.m_ts >> shift) & (NUM_DIGITS - 1)]++] = ev;
+    }
+    m_current.swap(m_sortSpace);
+    Scheduler::Event* const base = m_current.data();
+    for (uint32_t d = 0; d < NUM_DIGITS; ++d)
+    {
+        Scheduler::Event* const first = base + start[d];
+        Scheduler::Event* const last = base + start[d + 1];
+        if (last - first > static_cast<std::ptrdiff_t>(MAX_INSERTION_SORT))
+        {
+            std::sort(first, last, [](const Event& x, const Event& y) { return x.key < y.key; });
+        }
+        else
+        {
+            InsertionSort(first, last);
+        }
     }
 }
 
@@ -174,17 +238,54 @@ Scheduler::Event
 RdmaRadixScheduler::RemoveNext()
 {
     NS_ASSERT_MSG(m_size > 0, "RdmaRadixScheduler::RemoveNext: no event");
+    if (__builtin_expect(!m_late.empty(), 0))
+    {
+        return RemoveNextWithLate();
+    }
     if (m_head == m_current.size())
     {
         Refill();
     }
-    const Scheduler::Event next = m_current[m_head++];
     --m_size;
+    return TakeFromRun();
+}
+
+// Built in the caller's return slot (no copy through the stack, as when RemoveNext returned
+// a named event on one path and RemoveNextWithLate's on the other).
+__attribute__((always_inline)) inline Scheduler::Event
+RdmaRadixScheduler::TakeFromRun()
+{
+    Scheduler::Event next = m_current[m_head++];
     if (m_head == m_current.size())
     {
         m_current.clear();
         m_head = 0;
     }
+    return next;
+}
+
+// Out of line, as RemoveNextWithLate: inlined, they made the common paths of Insert and
+// RemoveNext save and restore more registers (some 12 instructions a call on hpcc-a2a16,
+// where m_late is seldom used).
+__attribute__((noinline)) void
+RdmaRadixScheduler::PushLate(const Scheduler::Event& ev)
+{
+    m_late.push_back(ev);
+    std::push_heap(m_late.begin(), m_late.end(), LaterKey);
+}
+
+__attribute__((noinline)) Scheduler::Event
+RdmaRadixScheduler::RemoveNextWithLate()
+{
+    // Every event of m_late is in the run's span, so before every bucket's: no refill.
+    --m_size;
+    if (m_head < m_current.size() && m_current[m_head].key < m_late.front().key)
+    {
+        return TakeFromRun();
+    }
+    std::pop_heap(m_late.begin(), m_late.end(), LaterKey);
+    const Scheduler::Event next = m_late.back();
+    m_late.pop_back();
     return next;
 }
 
@@ -194,6 +295,17 @@ RdmaRadixScheduler::Remove(const Scheduler::Event& ev)
     const uint32_t level = LevelOf(ev.key.m_ts, m_lastTs);
     if (level == 0)
     {
+        for (std::size_t i = 0; i < m_late.size(); ++i)
+        {
+            if (m_late[i].key.m_uid == ev.key.m_uid)
+            {
+                m_late[i] = m_late.back();
+                m_late.pop_back();
+                std::make_heap(m_late.begin(), m_late.end(), LaterKey);
+                --m_size;
+                return;
+            }
+        }
         for (std::size_t i = m_head; i < m_current.size(); ++i)
         {
             if (m_current[i].key.m_uid == ev.key.m_uid)

@@ -34,10 +34,11 @@ namespace ns3
  * How: a discrete-event simulator is a monotone priority queue: every event inserted is
  * not earlier than the last one removed. The heap keeps a current run: the events of one
  * span of 2^RUN_BITS time stamps (4,096 ps), sorted by (time stamp, uid), and T, the
- * earliest time stamp the run had. An event in the run's span takes its place in the run
- * (usually at its end: its uid is the newest). Any other time stamp t goes to level l = 1 +
- * (highest bit above RUN_BITS in which t differs from T - RUN_BITS) / DIGIT_BITS, bucket d
- * = t's digit of that level: every time stamp of a bucket is smaller than every one of a
+ * earliest time stamp the run had. An event in the run's span goes to the run's end (usually:
+ * its uid is the newest) or, if it belongs before the run's last event, to a binary heap
+ * beside the run (m_late), and removal takes the earlier of the two. Any other time stamp t goes to
+ * level l = 1 + (highest bit above RUN_BITS in which t differs from T - RUN_BITS) / DIGIT_BITS,
+ * bucket d = t's digit of that level: every time stamp of a bucket is smaller than every one of a
  * later bucket of its level and of every higher level. Insertion outside the run is O(1);
  * removal takes the run's next event, and when the run is empty, takes the lowest
  * non-empty level's lowest non-empty bucket, makes its earliest time stamp (found by one
@@ -80,10 +81,26 @@ class RdmaRadixScheduler : public Scheduler
     static constexpr uint32_t DIGIT_BITS = 6;
     /// Low bits of a time stamp that the current run spans, sorted instead of bucketed.
     static constexpr uint32_t RUN_BITS = 12;
+    /// Most events an insertion into the current run walks back over to find its place;
+    /// one that belongs further back goes to the run's side heap (m_late).
+    static constexpr std::size_t MAX_WALK_BACK = 8;
     /// Levels 1..NUM_LEVELS cover the time stamp's bits above RUN_BITS (level 0: the run).
     static constexpr uint32_t NUM_LEVELS = (64 - RUN_BITS + DIGIT_BITS - 1) / DIGIT_BITS;
     /// Buckets per level.
     static constexpr uint32_t NUM_DIGITS = 1U << DIGIT_BITS;
+
+    /**
+     * An event of the current run, for prefetching what it will read (RdmaSimulatorImpl):
+     * the order of the run may still change by insertion before it, which a prefetch may
+     * ignore.
+     * \param k how many events after the next one to be removed (0: that one)
+     * \return the event, or null if the current run does not hold it
+     */
+    const Scheduler::Event* PeekInRun(std::size_t k) const
+    {
+        const std::size_t i = m_head + k;
+        return i < m_current.size() ? &m_current[i] : nullptr;
+    }
 
     /**
      * The level of a time stamp relative to the current run's earliest one.
@@ -111,12 +128,53 @@ class RdmaRadixScheduler : public Scheduler
     /// Put an event at the end of the current run or in its bucket, relative to m_lastTs.
     /// \param ev the event
     void Place(const Scheduler::Event& ev);
+    /// Sort a run of at least MIN_BINNED_SORT events (Refill).
+    void SortLargeRun();
+    /**
+     * Sort events by (time stamp, uid) by insertion: for a few events, without std::sort's
+     * calls.
+     * \param first the first event
+     * \param last one past the last event
+     */
+    static void InsertionSort(Scheduler::Event* first, Scheduler::Event* last);
+    /// Most events sorted by insertion (InsertionSort), else by std::sort or SortLargeRun.
+    static constexpr std::size_t MAX_INSERTION_SORT = 16;
+    /// Fewest events SortLargeRun sorts: its 64 bins cost more than std::sort on fewer
+    /// (hpcc-a2a16, whose longer runs hold a few dozen events, measured 48 M instructions
+    /// of sorting with std::sort and 116 M with bins for every run of more than 16).
+    static constexpr std::size_t MIN_BINNED_SORT = 256;
+    /// SortLargeRun's second array (swapped with m_current).
+    std::vector<Scheduler::Event> m_sortSpace;
+    /// \return the run's next event, taken (the run must hold one)
+    Scheduler::Event TakeFromRun();
+    /// Put an event in m_late. \param ev the event
+    void PushLate(const Scheduler::Event& ev);
+    /// RemoveNext when m_late holds events: the earlier of its top and the run's next.
+    /// \return the event removed
+    Scheduler::Event RemoveNextWithLate();
+
+    /// \return true if x is later than y: m_late's order (std heaps put the greatest on top)
+    static bool LaterKey(const Scheduler::Event& x, const Scheduler::Event& y)
+    {
+        return y.key < x.key;
+    }
+
     /// The current run is empty: move the earliest bucket's events of its earliest time
     /// stamp's span into it, sorted by (time stamp, uid).
     void Refill();
 
     std::vector<Scheduler::Event> m_current; //!< the run: m_lastTs's span, (ts, uid) order
     std::size_t m_head{0}; //!< m_current's next event (those before it were removed)
+    /**
+     * Events of the run's span that came after it was sorted and belong before its last
+     * MAX_WALK_BACK events: a binary heap (std::push_heap with LaterKey, earliest on top).
+     * RemoveNext takes the earlier of its top and the run's next. Inserted into the sorted
+     * run instead, each would cost a walk back and a move of the events after it: a few
+     * instructions in a small fabric, where the run holds a few events, but 576 an insertion
+     * in the first 5 us of a k = 32 fat-tree, whose runs hold some 1,270 events (1.55 M
+     * events in 5 us): a fifth of all its instructions, and a memmove of the run's tail.
+     */
+    std::vector<Scheduler::Event> m_late;
     std::array<std::array<Bucket, NUM_DIGITS>, NUM_LEVELS> m_buckets; //!< level 1.. at 0..
     static_assert(NUM_DIGITS == 64, "a level's mask of non-empty buckets is one 64-bit word");
     /// Per level, bit d: bucket d is non-empty.

@@ -244,8 +244,8 @@ RdmaSwitchMmu::AbortBadRelease(uint32_t inPort, uint32_t outPort, uint8_t cls, u
     const IngressQueue& q = m_ingress[inPort][cls];
     NS_ABORT_MSG("RdmaSwitchMmu::Release: "
                  << size << " B released but ingress queue (" << inPort << ", " << unsigned(cls)
-                 << ") holds " << q.reserved + q.shared + q.headroom << " B and egress queue (" << outPort << ", "
-                 << unsigned(cls) << ") " << m_egress[outPort][cls] << " B");
+                 << ") holds " << q.reserved + q.shared + q.headroom << " B and egress queue ("
+                 << outPort << ", " << unsigned(cls) << ") " << m_egress[outPort][cls] << " B");
 }
 
 void

@@ -10,6 +10,8 @@
 #include "ns3/rdma-radix-scheduler.h"
 
 #include <gtest/gtest.h>
+#include <random>
+#include <vector>
 
 using namespace ns3;
 
@@ -94,6 +96,60 @@ TEST(RdmaRadixScheduler, AnEventInsideTheCurrentRunTakesItsPlace)
 TEST(RdmaRadixScheduler, SameOrderAsPriorityQueueScheduler)
 {
     rdmatest::ExpectSameOrderUnderRandomLoad(CreateObject<RdmaRadixScheduler>(), 12345);
+}
+
+// A large fabric's current run: thousands of events in one 4,096 ps span, and most events
+// scheduled while it runs belong inside it, before its last event (the run's side heap, not
+// a walk back through the run). Some of those are removed again (Simulator::Remove), and
+// PeekNext must name the event RemoveNext returns.
+TEST(RdmaRadixScheduler, ADenseRunKeepsTheOrder)
+{
+    rdmatest::SchedulerTwin twin(CreateObject<RdmaRadixScheduler>(), 1);
+    const Ptr<Scheduler> radix = twin.m_tested;
+    std::mt19937_64 rng(777);
+    std::vector<Scheduler::Event> inRun; // events inserted inside the run, some removed later
+    for (uint32_t i = 0; i < 3000; ++i)
+    {
+        twin.Insert(1 << 20 | rng() % 4096); // one span: 1,048,576 .. 1,052,671
+    }
+    uint64_t now = 0;
+    uint32_t removed = 0;
+    for (uint32_t step = 0; !twin.m_reference->IsEmpty(); ++step)
+    {
+        const Scheduler::Event peek = radix->PeekNext();
+        const Scheduler::Event a = radix->RemoveNext();
+        const Scheduler::Event b = twin.m_reference->RemoveNext();
+        ASSERT_EQ(peek.key.m_uid, a.key.m_uid) << "step " << step;
+        ASSERT_EQ(a.key.m_ts, b.key.m_ts) << "step " << step;
+        ASSERT_EQ(a.key.m_uid, b.key.m_uid) << "step " << step;
+        ASSERT_GE(a.key.m_ts, now);
+        now = a.key.m_ts;
+        if (step < 20000 && rng() % 4 != 0)
+        {
+            // Within the span's rest (most before the run's last event), or the next span.
+            const uint64_t spanEnd = (now | 4095) + 1;
+            const uint64_t ts =
+                rng() % 8 == 0 ? spanEnd + rng() % 4096 : now + rng() % (spanEnd - now);
+            const Scheduler::Event ev = twin.Insert(ts);
+            if (rng() % 10 == 0)
+            {
+                inRun.push_back(ev);
+            }
+        }
+        if (!inRun.empty() && rng() % 7 == 0)
+        {
+            const Scheduler::Event ev = inRun.back();
+            inRun.pop_back();
+            if (ev.key.m_ts > now || (ev.key.m_ts == now && ev.key.m_uid > a.key.m_uid))
+            {
+                radix->Remove(ev); // still pending: it is after the event just removed
+                twin.m_reference->Remove(ev);
+                ++removed;
+            }
+        }
+    }
+    EXPECT_TRUE(radix->IsEmpty());
+    EXPECT_GT(removed, 100U);
 }
 
 TEST(RdmaRadixSchedulerDeathTest, RemovingAnUnscheduledEventStops)
