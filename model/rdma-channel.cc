@@ -56,6 +56,14 @@ class RdmaChannel::ArrivalEvent : public RdmaSimulatorImpl::DirectEvent
         }
     }
 
+    void Prefetch(uint32_t stage) const override
+    {
+        if (m_channel)
+        {
+            m_channel->PrefetchDelivery(m_side, stage);
+        }
+    }
+
   private:
     RdmaChannel* m_channel; //!< the channel, null once disposed
     uint32_t m_side;        //!< the receiving device's index
@@ -103,6 +111,33 @@ RdmaChannel::DoDispose()
         m_heads[side].clear();
     }
     Channel::DoDispose();
+}
+
+void
+RdmaChannel::PrefetchDelivery(uint32_t side, uint32_t stage) const
+{
+    if (stage == 1)
+    {
+        __builtin_prefetch(&m_heads[side]);
+        __builtin_prefetch(&m_inFlight[side]);
+        __builtin_prefetch(&m_devices[side]);
+        return;
+    }
+    if (m_inFlight[side].empty())
+    {
+        return;
+    }
+    if (stage == 2)
+    {
+        __builtin_prefetch(&m_heads[side].front());
+        __builtin_prefetch(m_inFlight[side].front_address());
+        if (m_devices[side])
+        {
+            m_devices[side]->PrefetchFrameLines();
+        }
+        return;
+    }
+    __builtin_prefetch(m_inFlight[side].front());
 }
 
 void

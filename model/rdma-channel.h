@@ -138,6 +138,15 @@ class RdmaChannel : public Channel
     void DeliverNext(uint32_t side);
 
     /**
+     * Prefetch for DeliverNext(side) (ArrivalEvent::Prefetch): stage 1 this channel's lines
+     * of that direction; stage 2 the frame's slots in the two queues and the receiving
+     * device's per-frame lines; stage 3 the frame's packet.
+     * \param side the receiving device's index
+     * \param stage 1, 2 or 3
+     */
+    void PrefetchDelivery(uint32_t side, uint32_t stage) const;
+
+    /**
      * Queue a frame towards the device of \p side and schedule its arrival.
      * \param frame the frame (or the packet, if its head travels beside it)
      * \param side the receiving device's index

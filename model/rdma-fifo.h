@@ -218,6 +218,18 @@ class RdmaFifo<Ptr<U>>
         return m_raw.front();
     }
 
+    /// \return the oldest element, still held by the queue (the queue must not be empty)
+    const U* front() const
+    {
+        return m_raw.front();
+    }
+
+    /// \return where the oldest element's pointer is kept, for a prefetch (not empty)
+    const void* front_address() const
+    {
+        return &m_raw.front();
+    }
+
     /// \param value the element to append; the queue takes a reference of its own
     void push_back(const Ptr<U>& value)
     {

@@ -71,6 +71,14 @@ class RdmaNetDevice::TxCompleteEvent : public RdmaSimulatorImpl::DirectEvent
         }
     }
 
+    void Prefetch(uint32_t stage) const override
+    {
+        if (m_device)
+        {
+            m_device->PrefetchTransmit(stage);
+        }
+    }
+
   private:
     RdmaNetDevice* m_device; //!< the device (it owns this event), null once disposed
 };
@@ -384,9 +392,9 @@ ReservePacketBufferRoom()
 } // namespace
 
 RdmaNetDevice::RdmaNetDevice()
-    : m_mtu(9000),
-      m_policy(STRICT_PRIORITY),
-      m_ipv4Header(std::make_unique<Ipv4FrameHeader>())
+    : m_policy(STRICT_PRIORITY),
+      m_ipv4Header(std::make_unique<Ipv4FrameHeader>()),
+      m_mtu(9000)
 {
     m_txCompleteEvent = Create<TxCompleteEvent>(this);
     NS_LOG_FUNCTION(this);
@@ -433,6 +441,7 @@ RdmaNetDevice::DoDispose()
         m_queues[cls].clear();
         m_queueBytes[cls] = 0;
     }
+    m_queuedClasses = 0;
     m_txPull = TxPullCallback();
     m_dequeueCallback = DequeueCallback();
     m_rxCallback = NetDevice::ReceiveCallback();
@@ -474,6 +483,7 @@ RdmaNetDevice::Enqueue(const Ptr<Packet>& packet, uint8_t cls)
         m_macTxTrace(packet);
     }
     m_queues[cls].push_back(packet);
+    m_queuedClasses |= static_cast<uint8_t>(1U << cls);
     TryTransmit();
 }
 
@@ -684,6 +694,10 @@ RdmaNetDevice::PopQueued(uint32_t cls)
 {
     Ptr<Packet> packet = m_queues[cls].take_front();
     m_queueBytes[cls] -= packet->GetSize();
+    if (m_queues[cls].empty())
+    {
+        m_queuedClasses &= static_cast<uint8_t>(~(1U << cls));
+    }
     return packet;
 }
 
@@ -857,37 +871,22 @@ RdmaNetDevice::GetQuantumTime() const
     return m_dataRate.CalculateBitsTxTime(512);
 }
 
-bool
-RdmaNetDevice::HasQueuedPackets() const
-{
-    for (const auto& q : m_queues)
-    {
-        if (!q.empty())
-        {
-            return true;
-        }
-    }
-    return false;
-}
-
 uint32_t
 RdmaNetDevice::PickClass(uint8_t pausedMask)
 {
+    const uint32_t eligible = m_queuedClasses & ~static_cast<uint32_t>(pausedMask);
+    if (eligible == 0)
+    {
+        return NUM_CLASSES;
+    }
     if (m_policy == STRICT_PRIORITY)
     {
-        for (uint32_t i = NUM_CLASSES; i-- > 0;)
-        {
-            if (!m_queues[i].empty() && !(pausedMask & (1U << i)))
-            {
-                return i;
-            }
-        }
-        return NUM_CLASSES;
+        return 31 - static_cast<uint32_t>(__builtin_clz(eligible)); // the highest class
     }
     for (uint32_t k = 0; k < NUM_CLASSES; ++k)
     {
         uint32_t i = (m_rrNext + k) % NUM_CLASSES;
-        if (!m_queues[i].empty() && !(pausedMask & (1U << i)))
+        if (eligible & (1U << i))
         {
             m_rrNext = (i + 1) % NUM_CLASSES;
             return i;
@@ -1126,6 +1125,30 @@ RdmaNetDevice::StartTransmissionWithHead(const Ptr<Packet>& packet, Time now)
 }
 
 void
+RdmaNetDevice::PrefetchTransmit(uint32_t stage) const
+{
+    if (stage == 1)
+    {
+        PrefetchFrameLines();
+        return;
+    }
+    const uint32_t cls =
+        m_queuedClasses ? 31 - static_cast<uint32_t>(__builtin_clz(m_queuedClasses)) : 0;
+    if (stage == 2)
+    {
+        __builtin_prefetch(&m_queues[cls]);
+        __builtin_prefetch(m_fc);
+        __builtin_prefetch(PeekPointer(m_channel));
+        __builtin_prefetch(m_peer);
+        return;
+    }
+    if (!m_queues[cls].empty())
+    {
+        __builtin_prefetch(m_queues[cls].front_address());
+    }
+}
+
+void
 RdmaNetDevice::TransmitComplete()
 {
     NS_LOG_FUNCTION(this);
@@ -1168,11 +1191,7 @@ RdmaNetDevice::ScheduleWakeUp()
     uint8_t work = 0xff;
     if (m_txPull.IsNull())
     {
-        work = 0;
-        for (uint32_t cls = 0; cls < NUM_CLASSES; ++cls)
-        {
-            work |= m_queues[cls].empty() ? 0 : static_cast<uint8_t>(1U << cls);
-        }
+        work = m_queuedClasses;
     }
     const Time earliest = m_fc->GetNextUnblockTime(now, work);
     if (earliest != Time::Max())

@@ -3,10 +3,13 @@
  */
 #include "rdma-simulator-impl.h"
 
+#include "rdma-radix-scheduler.h"
+
 #include "ns3/abort.h"
 #include "ns3/assert.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
+#include "ns3/uinteger.h"
 
 #include <limits>
 
@@ -23,10 +26,22 @@ RdmaSimulatorImpl* RdmaSimulatorImpl::s_running = nullptr;
 TypeId
 RdmaSimulatorImpl::GetTypeId()
 {
-    static TypeId tid = TypeId("ns3::RdmaSimulatorImpl")
-                            .SetParent<SimulatorImpl>()
-                            .SetGroupName("Rdma")
-                            .AddConstructor<RdmaSimulatorImpl>();
+    static TypeId tid =
+        TypeId("ns3::RdmaSimulatorImpl")
+            .SetParent<SimulatorImpl>()
+            .SetGroupName("Rdma")
+            .AddConstructor<RdmaSimulatorImpl>()
+            .AddAttribute("PrefetchMinPending",
+                          "Prefetch the objects the next events of the radix "
+                          "scheduler's current run will read while at least "
+                          "this many events are pending (0: never). A large "
+                          "fabric's devices, channels and packets are far "
+                          "from the caches when their next event comes; in a "
+                          "small one the prefetches would cost instructions "
+                          "and save nothing.",
+                          UintegerValue(8192),
+                          MakeUintegerAccessor(&RdmaSimulatorImpl::m_prefetchMinPending),
+                          MakeUintegerChecker<uint32_t>());
     return tid;
 }
 
@@ -58,6 +73,8 @@ RdmaSimulatorImpl::DoDispose()
         Untag(m_events->RemoveNext().impl)->Unref();
     }
     m_events = nullptr;
+    m_radix = nullptr;
+    m_prefetchFrom = INT64_MAX;
     SimulatorImpl::DoDispose();
 }
 
@@ -85,6 +102,14 @@ RdmaSimulatorImpl::SetScheduler(ObjectFactory schedulerFactory)
         scheduler->Insert(m_events->RemoveNext());
     }
     m_events = scheduler;
+    m_radix = dynamic_cast<RdmaRadixScheduler*>(PeekPointer(scheduler));
+    UpdatePrefetchFrom();
+}
+
+void
+RdmaSimulatorImpl::UpdatePrefetchFrom()
+{
+    m_prefetchFrom = m_radix && m_prefetchMinPending != 0 ? m_prefetchMinPending : INT64_MAX;
 }
 
 uint32_t
@@ -118,6 +143,33 @@ RdmaSimulatorImpl::InsertForeignEvents()
     }
 }
 
+/// How many events ahead of the next one Run prefetches each event's object (its first
+/// line, a plain prefetch), calls its stage-1 and its stage-2 prefetch. A hop's event takes
+/// about 2 us of CPU at k = 32 and 0.3 us at k = 8, a miss to memory about 0.1 us: one event
+/// between stages is time enough, more would prefetch lines evicted again before use.
+static constexpr std::size_t PREFETCH_EVENT_AHEAD = 3;
+static constexpr std::size_t PREFETCH_STAGE1_AHEAD = 1; //!< see PREFETCH_EVENT_AHEAD
+static constexpr std::size_t PREFETCH_STAGE2_AHEAD = 0; //!< see PREFETCH_EVENT_AHEAD
+
+void
+RdmaSimulatorImpl::PrefetchAhead() const
+{
+    if (const Scheduler::Event* ev = m_radix->PeekInRun(PREFETCH_EVENT_AHEAD))
+    {
+        __builtin_prefetch(Untag(ev->impl));
+    }
+    const Scheduler::Event* ev = m_radix->PeekInRun(PREFETCH_STAGE1_AHEAD);
+    if (ev && (reinterpret_cast<uintptr_t>(ev->impl) & DIRECT_EVENT_TAG))
+    {
+        static_cast<const DirectEvent*>(Untag(ev->impl))->Prefetch(1);
+    }
+    ev = m_radix->PeekInRun(PREFETCH_STAGE2_AHEAD);
+    if (ev && (reinterpret_cast<uintptr_t>(ev->impl) & DIRECT_EVENT_TAG))
+    {
+        static_cast<const DirectEvent*>(Untag(ev->impl))->Prefetch(2);
+    }
+}
+
 void
 RdmaSimulatorImpl::Run()
 {
@@ -125,10 +177,14 @@ RdmaSimulatorImpl::Run()
     m_mainThread = std::this_thread::get_id();
     InsertForeignEvents();
     m_stop = false;
+    UpdatePrefetchFrom();
     RdmaSimulatorImpl* const outer = s_running; // a Run inside an event (not done, but safe)
     s_running = this;
-    while (!m_events->IsEmpty() && !m_stop)
+    // m_pending counts the scheduler's events (Insert, Remove and this loop keep it): no
+    // virtual IsEmpty per event.
+    while (m_pending != 0 && !m_stop)
     {
+        NS_ASSERT(!m_events->IsEmpty());
         const Scheduler::Event next = m_events->RemoveNext();
         NS_ASSERT(next.key.m_ts >= m_now);
         --m_pending;
@@ -136,6 +192,10 @@ RdmaSimulatorImpl::Run()
         m_now = next.key.m_ts;
         m_currentContext = next.key.m_context;
         m_currentUid = next.key.m_uid;
+        if (m_pending >= m_prefetchFrom) // one comparison per event where it is off
+        {
+            PrefetchAhead();
+        }
         const uintptr_t tagged = reinterpret_cast<uintptr_t>(next.impl);
         if (tagged & DIRECT_EVENT_TAG)
         {
@@ -155,7 +215,7 @@ RdmaSimulatorImpl::Run()
     }
     s_running = outer;
     // Ended for want of events: every event scheduled was run, cancelled or removed.
-    NS_ASSERT(!m_events->IsEmpty() || m_pending == 0);
+    NS_ASSERT(m_events->IsEmpty() == (m_pending == 0));
 }
 
 void

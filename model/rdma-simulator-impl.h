@@ -19,6 +19,8 @@
 namespace ns3
 {
 
+class RdmaRadixScheduler;
+
 /**
  * \ingroup rdma
  * \brief A sequential simulator implementation (the SimulatorImplementationType global
@@ -100,6 +102,18 @@ class RdmaSimulatorImpl : public SimulatorImpl
       public:
         /// Run the event (what Notify does).
         virtual void Fire() = 0;
+
+        /**
+         * Prefetch what Fire will read, in stages: stage 1 the lines of the objects this
+         * event points at (addresses only, nothing read), stage 2 the lines those objects
+         * point at (they were prefetched by stage 1). Run calls stage 1 a few events before
+         * this one, stage 2 just before it, when many events are pending (see
+         * RdmaSimulatorImpl::PrefetchMinPending). Reads nothing Fire would not read.
+         * \param stage 1 or 2
+         */
+        virtual void Prefetch(uint32_t /* stage */) const
+        {
+        }
 
       private:
         /// Through Invoke, when another simulator implementation runs it.
@@ -207,6 +221,9 @@ class RdmaSimulatorImpl : public SimulatorImpl
     /// Insert the events other threads scheduled (their delays count from now).
     void InsertForeignEvents();
 
+    /// Prefetch what the next events of the current run will read (see PrefetchMinPending).
+    void PrefetchAhead() const;
+
     /// An event scheduled from a thread other than the one running the simulation.
     struct ForeignEvent
     {
@@ -215,7 +232,16 @@ class RdmaSimulatorImpl : public SimulatorImpl
         EventImpl* event; //!< the event
     };
 
-    Ptr<Scheduler> m_events;               //!< the pending events
+    Ptr<Scheduler> m_events; //!< the pending events
+    /// m_events if it is an RdmaRadixScheduler (its run can be read ahead), else null.
+    RdmaRadixScheduler* m_radix{nullptr};
+    /// Prefetch for the next events while at least this many are pending (0: never).
+    uint32_t m_prefetchMinPending;
+    /// m_prefetchMinPending as Run compares it: INT64_MAX if there is no prefetching (0, or
+    /// not a radix scheduler); set by Run and SetScheduler.
+    int64_t m_prefetchFrom{INT64_MAX};
+    /// Set m_prefetchFrom from m_radix and m_prefetchMinPending.
+    void UpdatePrefetchFrom();
     uint64_t m_now{0};                     //!< time stamp of the running (last run) event
     uint32_t m_currentContext;             //!< context of the running event
     uint32_t m_currentUid;                 //!< uid of the running event
