@@ -194,6 +194,33 @@ RdmaRadixScheduler::InsertionSort(Scheduler::Event* first, Scheduler::Event* las
 }
 
 void
+RdmaRadixScheduler::SortBin(Scheduler::Event* first, Scheduler::Event* last)
+{
+    // By insertion while that moves at most 8 events per event: a bin of a large fabric's
+    // run often holds many events of one time stamp (its hosts started together, its links
+    // have one delay), already nearly in uid order; std::sort otherwise.
+    std::size_t budget = 8 * static_cast<std::size_t>(last - first);
+    for (Scheduler::Event* i = first + (first != last); i < last; ++i)
+    {
+        const Scheduler::Event ev = *i;
+        Scheduler::Event* j = i;
+        for (; j > first && ev.key < (j - 1)->key; --j)
+        {
+            *j = *(j - 1);
+            if (--budget == 0)
+            {
+                *(j - 1) = ev; // the bin is a permutation of its events again
+                std::sort(first, last, [](const Event& x, const Event& y) {
+                    return x.key < y.key;
+                });
+                return;
+            }
+        }
+        *j = ev;
+    }
+}
+
+void
 RdmaRadixScheduler::SortLargeRun()
 {
     // One counting-sort pass on bits RUN_BITS - 6 .. RUN_BITS - 1 of the time stamp (every
@@ -223,14 +250,7 @@ RdmaRadixScheduler::SortLargeRun()
     {
         Scheduler::Event* const first = base + start[d];
         Scheduler::Event* const last = base + start[d + 1];
-        if (last - first > static_cast<std::ptrdiff_t>(MAX_INSERTION_SORT))
-        {
-            std::sort(first, last, [](const Event& x, const Event& y) { return x.key < y.key; });
-        }
-        else
-        {
-            InsertionSort(first, last);
-        }
+        SortBin(first, last);
     }
 }
 

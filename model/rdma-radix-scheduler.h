@@ -128,6 +128,12 @@ class RdmaRadixScheduler : public Scheduler
     /// Put an event at the end of the current run or in its bucket, relative to m_lastTs.
     /// \param ev the event
     void Place(const Scheduler::Event& ev);
+    /**
+     * Sort one bin of SortLargeRun by (time stamp, uid).
+     * \param first the bin's first event
+     * \param last one past its last event
+     */
+    static void SortBin(Scheduler::Event* first, Scheduler::Event* last);
     /// Sort a run of at least MIN_BINNED_SORT events (Refill).
     void SortLargeRun();
     /**
