@@ -105,11 +105,12 @@ class RdmaSimulatorImpl : public SimulatorImpl
 
         /**
          * Prefetch what Fire will read, in stages: stage 1 the lines of the objects this
-         * event points at (addresses only, nothing read), stage 2 the lines those objects
-         * point at (they were prefetched by stage 1). Run calls stage 1 a few events before
-         * this one, stage 2 just before it, when many events are pending (see
-         * RdmaSimulatorImpl::PrefetchMinPending). Reads nothing Fire would not read.
-         * \param stage 1 or 2
+         * event points at (addresses only, nothing read), stage 2 and 3 the lines reached
+         * through what the stage before prefetched. Run calls stage 1 two events before
+         * this one, stage 2 one event before, stage 3 just before it, while many events are
+         * pending (see RdmaSimulatorImpl::PrefetchMinPending). Reads nothing Fire would not
+         * read.
+         * \param stage 1, 2 or 3
          */
         virtual void Prefetch(uint32_t /* stage */) const
         {
