@@ -389,6 +389,13 @@ ReservePacketBufferRoom()
     }
 }
 
+/// \param classes a mask of traffic classes, not 0 \return the highest class in it
+uint32_t
+HighestClass(uint32_t classes)
+{
+    return 31 - static_cast<uint32_t>(__builtin_clz(classes));
+}
+
 } // namespace
 
 RdmaNetDevice::RdmaNetDevice()
@@ -881,7 +888,7 @@ RdmaNetDevice::PickClass(uint8_t pausedMask)
     }
     if (m_policy == STRICT_PRIORITY)
     {
-        return 31 - static_cast<uint32_t>(__builtin_clz(eligible)); // the highest class
+        return HighestClass(eligible);
     }
     for (uint32_t k = 0; k < NUM_CLASSES; ++k)
     {
@@ -1132,8 +1139,8 @@ RdmaNetDevice::PrefetchTransmit(uint32_t stage) const
         PrefetchFrameLines();
         return;
     }
-    const uint32_t cls =
-        m_queuedClasses ? 31 - static_cast<uint32_t>(__builtin_clz(m_queuedClasses)) : 0;
+    // The class strict priority serves next (a hint: pauses and round robin may differ).
+    const uint32_t cls = m_queuedClasses ? HighestClass(m_queuedClasses) : 0;
     if (stage == 2)
     {
         __builtin_prefetch(&m_queues[cls]);

@@ -34,9 +34,10 @@ namespace ns3
  * How: a discrete-event simulator is a monotone priority queue: every event inserted is
  * not earlier than the last one removed. The heap keeps a current run: the events of one
  * span of 2^RUN_BITS time stamps (4,096 ps), sorted by (time stamp, uid), and T, the
- * earliest time stamp the run had. An event in the run's span goes to the run's end (usually:
- * its uid is the newest) or, if it belongs before the run's last event, to a binary heap
- * beside the run (m_late), and removal takes the earlier of the two. Any other time stamp t goes to
+ * earliest time stamp the run had. An event in the run's span takes its place in the run
+ * (usually at its end: its uid is the newest) or, if that place is more than MAX_WALK_BACK
+ * events back, goes to a binary heap beside the run (m_late); removal takes the earlier of
+ * the two. Any other time stamp t goes to
  * level l = 1 + (highest bit above RUN_BITS in which t differs from T - RUN_BITS) / DIGIT_BITS,
  * bucket d = t's digit of that level: every time stamp of a bucket is smaller than every one of a
  * later bucket of its level and of every higher level. Insertion outside the run is O(1);
@@ -129,21 +130,17 @@ class RdmaRadixScheduler : public Scheduler
     /// \param ev the event
     void Place(const Scheduler::Event& ev);
     /**
-     * Sort one bin of SortLargeRun by (time stamp, uid).
-     * \param first the bin's first event
-     * \param last one past its last event
-     */
-    static void SortBin(Scheduler::Event* first, Scheduler::Event* last);
-    /// Sort a run of at least MIN_BINNED_SORT events (Refill).
-    void SortLargeRun();
-    /**
-     * Sort events by (time stamp, uid) by insertion: for a few events, without std::sort's
-     * calls.
+     * Sort events by (time stamp, uid) by insertion, without std::sort's calls, while that
+     * moves at most 8 events per event (never for MAX_INSERTION_SORT events or fewer);
+     * then by std::sort.
      * \param first the first event
      * \param last one past the last event
      */
-    static void InsertionSort(Scheduler::Event* first, Scheduler::Event* last);
-    /// Most events sorted by insertion (InsertionSort), else by std::sort or SortLargeRun.
+    static void SortByInsertion(Scheduler::Event* first, Scheduler::Event* last);
+    /// Sort a run of at least MIN_BINNED_SORT events (Refill).
+    void SortLargeRun();
+    /// Most events of a run sorted by insertion (SortByInsertion), else by std::sort or
+    /// SortLargeRun.
     static constexpr std::size_t MAX_INSERTION_SORT = 16;
     /// Fewest events SortLargeRun sorts: its 64 bins cost more than std::sort on fewer
     /// (hpcc-a2a16, whose longer runs hold a few dozen events, measured 48 M instructions
@@ -159,11 +156,25 @@ class RdmaRadixScheduler : public Scheduler
     /// \return the event removed
     Scheduler::Event RemoveNextWithLate();
 
-    /// \return true if x is later than y: m_late's order (std heaps put the greatest on top)
-    static bool LaterKey(const Scheduler::Event& x, const Scheduler::Event& y)
+    /// The order events run in (a type, not a function, so that std::sort inlines it).
+    struct EarlierKey
     {
-        return y.key < x.key;
-    }
+        /// \param x an event \param y another \return true if x is earlier than y
+        bool operator()(const Scheduler::Event& x, const Scheduler::Event& y) const
+        {
+            return x.key < y.key;
+        }
+    };
+
+    /// m_late's order: std heaps put the greatest on top, so the earliest is the greatest.
+    struct LaterKey
+    {
+        /// \param x an event \param y another \return true if x is later than y
+        bool operator()(const Scheduler::Event& x, const Scheduler::Event& y) const
+        {
+            return y.key < x.key;
+        }
+    };
 
     /// The current run is empty: move the earliest bucket's events of its earliest time
     /// stamp's span into it, sorted by (time stamp, uid).

@@ -244,8 +244,8 @@ RdmaSwitchMmu::AbortBadRelease(uint32_t inPort, uint32_t outPort, uint8_t cls, u
     const IngressQueue& q = m_ingress[inPort][cls];
     NS_ABORT_MSG("RdmaSwitchMmu::Release: "
                  << size << " B released but ingress queue (" << inPort << ", " << unsigned(cls)
-                 << ") holds " << q.reserved + q.shared + q.headroom << " B and egress queue ("
-                 << outPort << ", " << unsigned(cls) << ") " << m_egress[outPort][cls] << " B");
+                 << ") holds " << q.Total() << " B and egress queue (" << outPort << ", "
+                 << unsigned(cls) << ") " << m_egress[outPort][cls] << " B");
 }
 
 void
@@ -298,8 +298,7 @@ uint64_t
 RdmaSwitchMmu::GetIngressBytes(uint32_t inPort, uint8_t cls) const
 {
     CheckQueue(inPort, cls);
-    const IngressQueue& q = m_ingress[inPort][cls];
-    return q.reserved + q.shared + q.headroom;
+    return m_ingress[inPort][cls].Total();
 }
 
 uint64_t

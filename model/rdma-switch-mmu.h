@@ -251,6 +251,12 @@ class RdmaSwitchMmu : public Object
         uint64_t peakShared{0};   //!< largest shared
         uint64_t peakHeadroom{0}; //!< largest headroom
         bool paused{false};       //!< XOFF asserted
+
+        /// \return the bytes the queue holds: reserved + shared + headroom
+        uint64_t Total() const
+        {
+            return reserved + shared + headroom;
+        }
     };
 
     /// What AddPort was told about a port.
@@ -398,7 +404,7 @@ RdmaSwitchMmu::Admit(uint32_t inPort, uint32_t outPort, uint8_t cls, uint32_t si
         q.headroom += toHeadroom;
         q.peakHeadroom = std::max(q.peakHeadroom, q.headroom);
     }
-    q.peakTotal = std::max(q.peakTotal, q.reserved + q.shared + q.headroom);
+    q.peakTotal = std::max(q.peakTotal, q.Total());
     m_totalUsed += size;
     egress += size;
     return ADMITTED;
@@ -411,7 +417,7 @@ RdmaSwitchMmu::Release(uint32_t inPort, uint32_t outPort, uint8_t cls, uint32_t 
     CheckQueue(outPort, cls);
     IngressQueue& q = m_ingress[inPort][cls];
     uint64_t& egress = m_egress[outPort][cls];
-    if (q.reserved + q.shared + q.headroom < size || egress < size)
+    if (q.Total() < size || egress < size)
     {
         AbortBadRelease(inPort, outPort, cls, size);
     }

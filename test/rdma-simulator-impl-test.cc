@@ -345,6 +345,9 @@ IncastLog(uint32_t prefetchMinPending)
     GlobalValue::GetValueByName("SimulatorImplementationType", savedImpl);
     GlobalValue::GetValueByName("SchedulerType", savedScheduler);
     RdmaHelper::UseFastestSimulator();
+    TypeId::AttributeInformation prefetch;
+    RdmaSimulatorImpl::GetTypeId().LookupAttributeByName("PrefetchMinPending", &prefetch);
+    const Ptr<const AttributeValue> savedPrefetch = prefetch.initialValue;
     Config::SetDefault("ns3::RdmaSimulatorImpl::PrefetchMinPending",
                        UintegerValue(prefetchMinPending));
     Star star(9, "100Gbps", MicroSeconds(1));
@@ -370,7 +373,7 @@ IncastLog(uint32_t prefetchMinPending)
     log << "events " << Simulator::GetEventCount() << " pauses "
         << star.Switch()->GetPfcPausesSent() << '\n';
     Simulator::Destroy();
-    Config::SetDefault("ns3::RdmaSimulatorImpl::PrefetchMinPending", UintegerValue(8192));
+    Config::SetDefault("ns3::RdmaSimulatorImpl::PrefetchMinPending", *savedPrefetch);
     GlobalValue::Bind("SimulatorImplementationType", savedImpl);
     GlobalValue::Bind("SchedulerType", savedScheduler);
     return log.str();
