@@ -26,7 +26,107 @@ RdmaRadixScheduler::GetTypeId()
 
 RdmaRadixScheduler::RdmaRadixScheduler() = default;
 
-RdmaRadixScheduler::~RdmaRadixScheduler() = default;
+RdmaRadixScheduler::~RdmaRadixScheduler()
+{
+    for (auto& level : m_buckets)
+    {
+        for (Bucket& b : level)
+        {
+            for (Chunk* c = b.first; c != nullptr;)
+            {
+                Chunk* next = c->next;
+                FreeChunk(c);
+                c = next;
+            }
+        }
+    }
+    while (m_freeChunks != nullptr)
+    {
+        Chunk* next = m_freeChunks->next;
+        delete m_freeChunks;
+        m_freeChunks = next;
+    }
+}
+
+std::size_t
+RdmaRadixScheduler::GetChunksAllocated() const
+{
+    return m_chunks;
+}
+
+RdmaRadixScheduler::Chunk*
+RdmaRadixScheduler::TakeChunk()
+{
+    Chunk* c = m_freeChunks;
+    if (c != nullptr)
+    {
+        m_freeChunks = c->next;
+    }
+    else
+    {
+        c = new Chunk;
+        ++m_chunks;
+    }
+    c->next = nullptr;
+    return c;
+}
+
+void
+RdmaRadixScheduler::FreeChunk(Chunk* chunk)
+{
+    chunk->next = m_freeChunks;
+    m_freeChunks = chunk;
+}
+
+// Out of line, once per CHUNK_EVENTS appends, and called last: Append's callers keep no
+// register across it (no saves and restores on their common path).
+__attribute__((noinline)) void
+RdmaRadixScheduler::AppendToNewChunk(Bucket& b, const Scheduler::Event& ev)
+{
+    Chunk* fresh = TakeChunk();
+    if (b.last == nullptr)
+    {
+        b.first = fresh;
+    }
+    else
+    {
+        b.last->next = fresh;
+    }
+    b.last = fresh;
+    b.end = fresh->event.data();
+    b.limit = b.end + CHUNK_EVENTS;
+    *b.end++ = ev;
+}
+
+// Inlined into Place.
+__attribute__((always_inline)) inline void
+RdmaRadixScheduler::Append(Bucket& b, const Scheduler::Event& ev)
+{
+    if (b.end == b.limit)
+    {
+        AppendToNewChunk(b, ev);
+        return;
+    }
+    *b.end++ = ev;
+}
+
+Scheduler::Event
+RdmaRadixScheduler::EarliestOf(const Bucket& b)
+{
+    Scheduler::Event earliest = b.first->event[0];
+    for (const Chunk* c = b.first; c != nullptr; c = c->next)
+    {
+        const std::size_t n = EventsIn(b, c);
+        for (std::size_t i = 0; i < n; ++i)
+        {
+            if (c->event[i].key < earliest.key)
+            {
+                earliest = c->event[i];
+            }
+        }
+    }
+    return earliest;
+}
 
 uint32_t
 RdmaRadixScheduler::LevelOf(uint64_t ts, uint64_t lastTs)
@@ -56,8 +156,7 @@ RdmaRadixScheduler::Place(const Scheduler::Event& ev)
     const uint32_t digit = DigitOf(ev.key.m_ts, level);
     m_digitMask[level - 1] |= uint64_t(1) << digit;
     m_levelMask |= 1U << (level - 1);
-    // Last: nothing is live across its rare reallocation.
-    m_buckets[level - 1][digit].push_back(ev);
+    Append(m_buckets[level - 1][digit], ev);
 }
 
 void
@@ -72,6 +171,13 @@ RdmaRadixScheduler::Insert(const Scheduler::Event& ev)
         Place(ev);
         return;
     }
+    InsertInRun(ev);
+}
+
+// Out of line: Insert's bucket path then saves no registers.
+__attribute__((noinline)) void
+RdmaRadixScheduler::InsertInRun(const Scheduler::Event& ev)
+{
     // In the current run's span: into its place in the sorted run if that is among its last
     // MAX_WALK_BACK events (usually at the end: the newest uid, a time stamp not before the
     // run's last), else in m_late.
@@ -116,8 +222,7 @@ RdmaRadixScheduler::PeekNext() const
     {
         return m_current[m_head];
     }
-    const Bucket& b = EarliestBucket();
-    return *std::min_element(b.begin(), b.end(), EarlierKey());
+    return EarliestOf(EarliestBucket());
 }
 
 void
@@ -135,28 +240,42 @@ RdmaRadixScheduler::Refill()
         m_levelMask &= ~(1U << level);
     }
     m_head = 0;
-    if (events.size() == 1)
+    const Bucket bucket = events;
+    events = Bucket();
+    Chunk* chunk = bucket.first;
+    if (bucket.end == chunk->event.data() + 1 && chunk == bucket.last)
     {
-        m_lastTs = events[0].key.m_ts;
-        m_current.push_back(events[0]); // the common case: the bucket's one event runs next
-        events.clear();
+        m_lastTs = chunk->event[0].key.m_ts;
+        m_current.push_back(chunk->event[0]); // the common case: the bucket's one event runs next
+        FreeChunk(chunk);
         return;
     }
     // Its earliest time stamp, found here rather than kept per insertion: a bucket's events
     // are read once at its refill but placed some 2.4 times each on the way down.
-    uint64_t earliest = events[0].key.m_ts;
-    for (const Scheduler::Event& ev : events)
+    uint64_t earliest = chunk->event[0].key.m_ts;
+    for (const Chunk* c = chunk; c != nullptr; c = c->next)
     {
-        earliest = std::min(earliest, ev.key.m_ts);
+        const std::size_t n = EventsIn(bucket, c);
+        for (std::size_t i = 0; i < n; ++i)
+        {
+            earliest = std::min(earliest, c->event[i].key.m_ts);
+        }
     }
     m_lastTs = earliest;
     // Every time stamp of the bucket agrees with the new one above the bucket's digit, so
     // it lands in the current run or a lower level: the bucket is not written while read.
-    for (const Scheduler::Event& ev : events)
+    // Each chunk goes back to the free list once read, for the lower buckets to fill next.
+    while (chunk != nullptr)
     {
-        Place(ev);
+        const std::size_t n = EventsIn(bucket, chunk);
+        for (std::size_t i = 0; i < n; ++i)
+        {
+            Place(chunk->event[i]);
+        }
+        Chunk* next = chunk->next;
+        FreeChunk(chunk);
+        chunk = next;
     }
-    events.clear();
     // The run in (time stamp, uid) order. A few events: insertion sort, without std::sort's
     // calls; more: by their time stamp's top digit within the span first.
     const std::size_t n = m_current.size();
@@ -325,14 +444,39 @@ RdmaRadixScheduler::Remove(const Scheduler::Event& ev)
     {
         const uint32_t digit = DigitOf(ev.key.m_ts, level);
         Bucket& b = m_buckets[level - 1][digit];
-        for (std::size_t i = 0; i < b.size(); ++i)
+        for (Chunk* c = b.first; c != nullptr; c = c->next)
         {
-            if (b[i].key.m_uid == ev.key.m_uid)
+            const std::size_t n = EventsIn(b, c);
+            for (std::size_t i = 0; i < n; ++i)
             {
-                b[i] = b.back();
-                b.pop_back();
+                if (c->event[i].key.m_uid != ev.key.m_uid)
+                {
+                    continue;
+                }
+                // The bucket's last event takes its place; an emptied last chunk is freed.
+                c->event[i] = *--b.end;
                 --m_size;
-                if (b.empty())
+                if (b.end == b.last->event.data())
+                {
+                    Chunk* before = nullptr;
+                    for (Chunk* p = b.first; p != b.last; p = p->next)
+                    {
+                        before = p;
+                    }
+                    FreeChunk(b.last);
+                    if (before == nullptr)
+                    {
+                        b = Bucket();
+                    }
+                    else
+                    {
+                        before->next = nullptr;
+                        b.last = before;
+                        b.end = before->event.data() + CHUNK_EVENTS;
+                        b.limit = b.end;
+                    }
+                }
+                if (b.first == nullptr)
                 {
                     m_digitMask[level - 1] &= ~(uint64_t(1) << digit);
                     if (m_digitMask[level - 1] == 0)

@@ -59,6 +59,15 @@ namespace ns3
  * put events of one time stamp in uid order; a run of a few events sorted by insertion
  * costs less (whole process 7.52 G -> 7.31 G; RUN_BITS 10, 11, 13, 14 measured 7.35, 7.30,
  * 7.36, 7.41 G).
+ *
+ * Why buckets of chunks from one pool: as vectors, each of a level's 64 buckets kept the
+ * capacity of the most events it ever held, and in a large fabric each in turn holds most
+ * of the events of its span (a 262 ns bucket of level 2 holds every frame arriving in those
+ * 262 ns), so the buckets held some 17 times the pending events' memory (41 MB of a k = 16
+ * fat-tree's 153 MB heap after 20 us, massif) and kept growing, copying, in the steady
+ * state. Chunks of CHUNK_EVENTS events taken from a free list, and given back as soon as a
+ * refill has read them, bound the memory by the events pending, and the chunk a refill frees
+ * is the next one filled, while it is still in the cache.
  */
 class RdmaRadixScheduler : public Scheduler
 {
@@ -120,12 +129,54 @@ class RdmaRadixScheduler : public Scheduler
      */
     static uint32_t DigitOf(uint64_t ts, uint32_t level);
 
+    /// \return the chunks allocated so far (each 1 KiB): they bound the buckets' memory
+    std::size_t GetChunksAllocated() const;
+
+    /// Events per chunk of a bucket: a chunk is 1 KiB (with its link and malloc's header).
+    static constexpr std::size_t CHUNK_EVENTS = 42;
+
   private:
-    /// A bucket: its events, unordered (its earliest time stamp is found at its refill).
-    using Bucket = std::vector<Scheduler::Event>;
+    /// A piece of a bucket: CHUNK_EVENTS events, unordered (the bucket's last chunk: up to
+    /// its end).
+    struct Chunk
+    {
+        Chunk* next;                                      //!< the bucket's next chunk
+        std::array<Scheduler::Event, CHUNK_EVENTS> event; //!< the events
+    };
+
+    /// A bucket: its events, unordered (its earliest time stamp is found at its refill), in
+    /// a list of chunks, every one full but the last, which is filled up to end: appending
+    /// is a vector's push_back (one comparison with limit, one store).
+    struct Bucket
+    {
+        Chunk* first{nullptr};            //!< null: the bucket is empty
+        Chunk* last{nullptr};             //!< the chunk being filled
+        Scheduler::Event* end{nullptr};   //!< one past the last event (in last)
+        Scheduler::Event* limit{nullptr}; //!< the end of last's events (end == limit: full)
+    };
+
+    /// \return the events of chunk c of bucket b \param b the bucket \param c its chunk
+    static std::size_t EventsIn(const Bucket& b, const Chunk* c)
+    {
+        return c == b.last ? static_cast<std::size_t>(b.end - c->event.data()) : CHUNK_EVENTS;
+    }
 
     /// \return the lowest non-empty level's lowest non-empty bucket (the current run empty)
     const Bucket& EarliestBucket() const;
+    /// \return a chunk from the free list (allocated if it is empty), emptied
+    Chunk* TakeChunk();
+    /// Put a chunk on the free list. \param chunk the chunk
+    void FreeChunk(Chunk* chunk);
+    /// Add an event to a bucket. \param b the bucket \param ev the event
+    void Append(Bucket& b, const Scheduler::Event& ev);
+    /// Append to a bucket whose last chunk is full (or that has none): a new last chunk.
+    /// \param b the bucket \param ev the event
+    void AppendToNewChunk(Bucket& b, const Scheduler::Event& ev);
+    /// Insert an event in the current run's span (Insert's rarer path).
+    /// \param ev the event
+    void InsertInRun(const Scheduler::Event& ev);
+    /// \return the earliest event of a non-empty bucket \param b the bucket
+    static Scheduler::Event EarliestOf(const Bucket& b);
     /// Put an event at the end of the current run or in its bucket, relative to m_lastTs.
     /// \param ev the event
     void Place(const Scheduler::Event& ev);
@@ -193,6 +244,8 @@ class RdmaRadixScheduler : public Scheduler
      */
     std::vector<Scheduler::Event> m_late;
     std::array<std::array<Bucket, NUM_DIGITS>, NUM_LEVELS> m_buckets; //!< level 1.. at 0..
+    Chunk* m_freeChunks{nullptr}; //!< chunks no bucket holds, the last freed first
+    std::size_t m_chunks{0};      //!< chunks allocated (freed with the scheduler)
     static_assert(NUM_DIGITS == 64, "a level's mask of non-empty buckets is one 64-bit word");
     /// Per level, bit d: bucket d is non-empty.
     std::array<uint64_t, NUM_LEVELS> m_digitMask{};

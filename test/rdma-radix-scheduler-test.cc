@@ -9,7 +9,9 @@
 
 #include "ns3/rdma-radix-scheduler.h"
 
+#include <algorithm>
 #include <gtest/gtest.h>
+#include <iostream>
 #include <random>
 #include <vector>
 
@@ -150,6 +152,73 @@ TEST(RdmaRadixScheduler, ADenseRunKeepsTheOrder)
     }
     EXPECT_TRUE(radix->IsEmpty());
     EXPECT_GT(removed, 100U);
+}
+
+// A bucket holds its events in chunks of CHUNK_EVENTS from one free list. Thousands of
+// events in one bucket (many chunks), removals anywhere in it (emptying its last chunk over
+// and over), then a steady load: the order is PriorityQueueScheduler's throughout, and the
+// chunks allocated are bounded by the most events pending (not, as with a vector per
+// bucket, by the most each bucket ever held).
+TEST(RdmaRadixScheduler, ChunkedBucketsKeepTheOrderAndBoundTheMemory)
+{
+    rdmatest::SchedulerTwin twin(CreateObject<RdmaRadixScheduler>(), 1);
+    const Ptr<RdmaRadixScheduler> radix = DynamicCast<RdmaRadixScheduler>(twin.m_tested);
+    std::mt19937_64 rng(4242);
+    // One level-2 bucket: time stamps 2^22 .. 2^22 + 2^18 - 1 share their digit of bits 18-23.
+    std::vector<Scheduler::Event> pending;
+    for (uint32_t i = 0; i < 5000; ++i)
+    {
+        pending.push_back(twin.Insert((uint64_t(1) << 22) + rng() % (uint64_t(1) << 18)));
+    }
+    const std::size_t oneBucket = radix->GetChunksAllocated();
+    EXPECT_EQ(oneBucket,
+              (5000 + RdmaRadixScheduler::CHUNK_EVENTS - 1) / RdmaRadixScheduler::CHUNK_EVENTS);
+    std::shuffle(pending.begin(), pending.end(), rng);
+    for (uint32_t i = 0; i < 1500; ++i)
+    {
+        radix->Remove(pending[i]);
+        twin.m_reference->Remove(pending[i]);
+    }
+    const std::size_t maxPending = 5000;
+    uint64_t now = 0;
+    // A steady load: every removal schedules one event up to 2^20 ps ahead (a link's delay
+    // and a frame's serialization), 200,000 times: some 3,500 pending, spread over the
+    // buckets of levels 1 and 2 in turn.
+    for (uint32_t i = 0; i < 200000; ++i)
+    {
+        const Scheduler::Event a = radix->RemoveNext();
+        const Scheduler::Event b = twin.m_reference->RemoveNext();
+        ASSERT_EQ(a.key.m_uid, b.key.m_uid) << "step " << i;
+        ASSERT_GE(a.key.m_ts, now);
+        now = a.key.m_ts;
+        twin.Insert(now + 1 + rng() % (uint64_t(1) << 20));
+        if (i % 3 == 0)
+        {
+            twin.Insert(now + 1 + rng() % (uint64_t(1) << 20));
+        }
+        else if (i % 3 == 1 && !twin.m_reference->IsEmpty())
+        {
+            const Scheduler::Event c = radix->RemoveNext();
+            const Scheduler::Event d = twin.m_reference->RemoveNext();
+            ASSERT_EQ(c.key.m_uid, d.key.m_uid) << "step " << i;
+            now = c.key.m_ts;
+        }
+    }
+    while (!twin.m_reference->IsEmpty())
+    {
+        const Scheduler::Event a = radix->RemoveNext();
+        const Scheduler::Event b = twin.m_reference->RemoveNext();
+        ASSERT_EQ(a.key.m_uid, b.key.m_uid);
+    }
+    EXPECT_TRUE(radix->IsEmpty());
+    // Every chunk of a bucket but its last is full; the buckets of levels 1..NUM_LEVELS can
+    // each hold a partly filled one.
+    const std::size_t bound =
+        maxPending / RdmaRadixScheduler::CHUNK_EVENTS + 1 +
+        std::size_t(RdmaRadixScheduler::NUM_LEVELS) * RdmaRadixScheduler::NUM_DIGITS;
+    EXPECT_LE(radix->GetChunksAllocated(), bound);
+    std::cout << "[ radix chunks ] " << radix->GetChunksAllocated() << " chunks allocated (bound "
+              << bound << ")\n";
 }
 
 TEST(RdmaRadixSchedulerDeathTest, RemovingAnUnscheduledEventStops)
