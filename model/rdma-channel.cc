@@ -231,22 +231,28 @@ RdmaChannel::TransmitStartWithHead(const Ptr<Packet>& packet,
 {
     NS_LOG_FUNCTION(this << packet << side << txTime << headBytes);
     NS_ASSERT_MSG(CarriesFrameHeads(), "RdmaChannel: a frame's head beside it, yet a sink");
-    NS_ABORT_MSG_IF(
-        headBytes != RdmaNetDevice::ETHERNET_HEADER_BYTES && headBytes != MAX_HEAD_BYTES,
-        "RdmaChannel::TransmitStartWithHead: a head of "
-            << headBytes << " bytes; valid: " << RdmaNetDevice::ETHERNET_HEADER_BYTES
-            << " (Ethernet) or " << MAX_HEAD_BYTES << " (Ethernet and the first 12 IPv4 bytes)");
+    constexpr uint32_t ETHERNET = RdmaNetDevice::ETHERNET_HEADER_BYTES;
+    constexpr uint32_t WITH_IPV4 = ETHERNET + RdmaPortHandler::IPV4_HEAD_BESIDE_BYTES;
+    NS_ABORT_MSG_IF(headBytes != ETHERNET && headBytes != WITH_IPV4 && headBytes != MAX_HEAD_BYTES,
+                    "RdmaChannel::TransmitStartWithHead: a head of "
+                        << headBytes << " bytes; valid: " << ETHERNET << " (Ethernet), "
+                        << WITH_IPV4 << " (and the first 12 IPv4 bytes) or " << MAX_HEAD_BYTES
+                        << " (and the first 24)");
     NS_ASSERT_MSG(side < m_nDevices, "RdmaChannel::TransmitStartWithHead: side " << side);
     FrameHead kept;
     kept.bytes = static_cast<uint8_t>(headBytes);
-    // Two constant sizes: copies the compiler inlines.
+    // Constant sizes: copies the compiler inlines.
     if (headBytes == MAX_HEAD_BYTES)
     {
         std::memcpy(kept.data.data(), head, MAX_HEAD_BYTES);
     }
+    else if (headBytes == WITH_IPV4)
+    {
+        std::memcpy(kept.data.data(), head, WITH_IPV4);
+    }
     else
     {
-        std::memcpy(kept.data.data(), head, RdmaNetDevice::ETHERNET_HEADER_BYTES);
+        std::memcpy(kept.data.data(), head, ETHERNET);
     }
     m_heads[side].push_back(kept);
     Launch(packet, side, txTime + m_delay);

@@ -71,8 +71,9 @@ class RdmaChannel : public Channel
                                const Ptr<RdmaNetDevice>& src,
                                Time txTime);
 
-    /// Most bytes a frame's head beside its packet may hold (see TransmitStartWithHead).
-    static constexpr uint32_t MAX_HEAD_BYTES = 26;
+    /// Most bytes a frame's head beside its packet may hold (see TransmitStartWithHead):
+    /// the Ethernet header and RdmaPortHandler::ROUTE_HEAD_BYTES.
+    static constexpr uint32_t MAX_HEAD_BYTES = 14 + 24;
 
     /**
      * \return true if a frame may travel as a packet plus head bytes kept beside it
@@ -86,8 +87,9 @@ class RdmaChannel : public Channel
 
     /**
      * Start carrying a frame whose first bytes travel beside its packet: the frame is
-     * \p head (the Ethernet header, and possibly the first 12 bytes of the IPv4 header)
-     * followed by \p packet without its first head - 14 bytes. Nothing can observe the
+     * \p head (the Ethernet header, and possibly the first 12 or 24 bytes of the IPv4
+     * packet: the header's first 12, then its addresses and the transport ports) followed
+     * by \p packet without its first head - 14 bytes. Nothing can observe the
      * frame on the wire (CarriesFrameHeads), so no byte of the packet is written per hop:
      * the receiver takes the head as read (RdmaNetDevice::ReceiveWithHead).
      * \param packet the IPv4 packet
@@ -95,7 +97,8 @@ class RdmaChannel : public Channel
      *        sender keeps it: no lookup per frame)
      * \param txTime the frame's serialization time at the sender
      * \param head the frame's first bytes
-     * \param headBytes how many: 14, or 26 with the IPv4 header's first 12
+     * \param headBytes how many: 14, 26 with the IPv4 header's first 12, or MAX_HEAD_BYTES
+     *        with the packet's first 24
      */
     void TransmitStartWithHead(const Ptr<Packet>& packet,
                                uint32_t side,

@@ -98,6 +98,8 @@ class RdmaNetDevice::Ipv4FrameHeader : public Header
   public:
     /// Bytes of the IPv4 header a TTL update rewrites: version .. header checksum.
     static constexpr uint32_t IPV4_HEAD_BYTES = 12;
+    /// ... and with the rest of the bytes a switch reads (addresses and transport ports).
+    static constexpr uint32_t ROUTE_HEAD_BYTES = RdmaPortHandler::ROUTE_HEAD_BYTES;
 
     /**
      * Serialize the header once.
@@ -112,30 +114,30 @@ class RdmaNetDevice::Ipv4FrameHeader : public Header
         source.CopyTo(m_bytes + 6);
         m_bytes[12] = static_cast<uint8_t>(ETHERTYPE_IPV4 >> 8);
         m_bytes[13] = static_cast<uint8_t>(ETHERTYPE_IPV4 & 0xff);
-        m_valid = true;
-    }
-
-    /**
-     * \param source the source MAC address
-     * \param destination the destination MAC address
-     * \return true if the serialized bytes are those of these addresses
-     */
-    bool Matches(const Mac48Address& source, const Mac48Address& destination) const
-    {
-        return m_valid && m_source == source && m_destination == destination;
     }
 
     /**
      * Carry, after the Ethernet header, the first 12 bytes of the IPv4 header with the TTL
      * one lower (the caller removes those bytes from the packet): a router's hop is then one
-     * header write instead of two.
-     * \param ipv4Head the packet's first 12 bytes, TTL not yet decremented
+     * header write instead of two. With routeBytes, the 12 bytes after them too (addresses
+     * and transport ports, unchanged), for the next switch to read beside the packet.
+     * \param ipv4Head the packet's first 12 bytes (ROUTE_HEAD_BYTES with routeBytes), TTL not
+     *        yet decremented
+     * \param routeBytes carry ROUTE_HEAD_BYTES instead of 12
      */
-    void SetDecrementedIpv4Head(const uint8_t* ipv4Head)
+    void SetDecrementedIpv4Head(const uint8_t* ipv4Head, bool routeBytes)
     {
         uint8_t* out = m_bytes + ETHERNET_HEADER_BYTES;
-        std::memcpy(out, ipv4Head, IPV4_HEAD_BYTES); // a constant size: no library call
-        if (ipv4Head[10] != 0 || ipv4Head[11] != 0)  // a zero checksum is "not computed"
+        // Constant sizes: no library call.
+        if (routeBytes)
+        {
+            std::memcpy(out, ipv4Head, ROUTE_HEAD_BYTES);
+        }
+        else
+        {
+            std::memcpy(out, ipv4Head, IPV4_HEAD_BYTES);
+        }
+        if (ipv4Head[10] != 0 || ipv4Head[11] != 0) // a zero checksum is "not computed"
         {
             const uint16_t c =
                 TtlDecrementChecksum(static_cast<uint16_t>((ipv4Head[10] << 8) | ipv4Head[11]),
@@ -145,7 +147,7 @@ class RdmaNetDevice::Ipv4FrameHeader : public Header
             out[11] = static_cast<uint8_t>(c);
         }
         out[8] = static_cast<uint8_t>(ipv4Head[8] - 1);
-        m_size = ETHERNET_HEADER_BYTES + IPV4_HEAD_BYTES;
+        m_size = ETHERNET_HEADER_BYTES + (routeBytes ? ROUTE_HEAD_BYTES : IPV4_HEAD_BYTES);
     }
 
     /// Carry the Ethernet header alone.
@@ -156,8 +158,8 @@ class RdmaNetDevice::Ipv4FrameHeader : public Header
 
     /**
      * Carry a head received beside its packet (RdmaNetDevice::WriteHead).
-     * \param head the Ethernet header, possibly followed by the first 12 IPv4 bytes
-     * \param headBytes 14 or 26
+     * \param head the Ethernet header, possibly followed by the first 12 or 24 IPv4 bytes
+     * \param headBytes 14, 26 or 38
      */
     void SetHead(const uint8_t* head, uint32_t headBytes)
     {
@@ -165,7 +167,6 @@ class RdmaNetDevice::Ipv4FrameHeader : public Header
         m_destination.CopyFrom(head);
         m_source.CopyFrom(head + 6);
         m_size = headBytes;
-        m_valid = false;
     }
 
     /// \return the serialized bytes (GetSerializedSize of them)
@@ -196,7 +197,6 @@ class RdmaNetDevice::Ipv4FrameHeader : public Header
     uint32_t Deserialize(Buffer::Iterator start) override
     {
         start.Read(m_bytes, ETHERNET_HEADER_BYTES);
-        m_valid = false;
         m_size = ETHERNET_HEADER_BYTES;
         return ETHERNET_HEADER_BYTES;
     }
@@ -208,11 +208,10 @@ class RdmaNetDevice::Ipv4FrameHeader : public Header
     }
 
   private:
-    uint8_t m_bytes[ETHERNET_HEADER_BYTES + IPV4_HEAD_BYTES]{};
+    uint8_t m_bytes[ETHERNET_HEADER_BYTES + ROUTE_HEAD_BYTES]{};
     uint32_t m_size{ETHERNET_HEADER_BYTES};
     Mac48Address m_source;
     Mac48Address m_destination;
-    bool m_valid{false};
 };
 
 TypeId
@@ -295,7 +294,8 @@ RdmaNetDevice::GetTypeId()
             .AddAttribute("ReceiveErrorModel",
                           "The receiver error model used to simulate frame loss",
                           PointerValue(),
-                          MakePointerAccessor(&RdmaNetDevice::m_receiveErrorModel),
+                          MakePointerAccessor(&RdmaNetDevice::SetReceiveErrorModel,
+                                              &RdmaNetDevice::GetReceiveErrorModel),
                           MakePointerChecker<ErrorModel>())
             .AddTraceSource("MacTx",
                             "An IPv4 packet was accepted into a class queue or pulled from the "
@@ -400,10 +400,17 @@ HighestClass(uint32_t classes)
 
 RdmaNetDevice::RdmaNetDevice()
     : m_policy(STRICT_PRIORITY),
-      m_ipv4Header(std::make_unique<Ipv4FrameHeader>()),
-      m_mtu(9000)
+      m_mtu(9000),
+      m_ipv4Header(std::make_unique<Ipv4FrameHeader>())
 {
     m_txCompleteEvent = Create<TxCompleteEvent>(this);
+    m_phyTxBeginTrace.Watch(&m_watched, WATCH_PHY_TX_BEGIN);
+    m_snifferTrace.Watch(&m_watched, WATCH_SNIFFER);
+    m_promiscSnifferTrace.Watch(&m_watched, WATCH_PROMISC_SNIFFER);
+    m_phyTxEndTrace.Watch(&m_watched, WATCH_PHY_TX_END);
+    m_phyRxEndTrace.Watch(&m_watched, WATCH_PHY_RX_END);
+    m_macRxTrace.Watch(&m_watched, WATCH_MAC_RX);
+    m_macTxTrace.Watch(&m_watched, WATCH_MAC_TX);
     NS_LOG_FUNCTION(this);
     ReservePacketBufferRoom();
     SetLinkFlowControl(nullptr);
@@ -428,6 +435,9 @@ RdmaNetDevice::DoDispose()
     m_peerSide = NO_PEER_SIDE;
     m_portHandler = nullptr;
     m_receiveErrorModel = nullptr;
+    SetWatched(WATCH_NO_PORT_HANDLER | WATCH_PEER_UNKNOWN, true);
+    SetWatched(WATCH_ERROR_MODEL | WATCH_LINK_RETRY | WATCH_LINK_FRAMING | WATCH_PROMISC_CALLBACK,
+               false);
     if (m_flowControl)
     {
         m_flowControl->Dispose();
@@ -485,7 +495,7 @@ RdmaNetDevice::Enqueue(const Ptr<Packet>& packet, uint8_t cls)
                         << packet->GetSize() << " bytes exceeds the MTU of " << m_mtu << " bytes");
     m_queueBytes[cls] += packet->GetSize();
     m_macTxBytes += packet->GetSize();
-    if (!m_macTxTrace.IsEmpty())
+    if (m_watched & WATCH_MAC_TX)
     {
         m_macTxTrace(packet);
     }
@@ -560,6 +570,7 @@ RdmaNetDevice::SetLinkFraming(Ptr<RdmaLinkFraming> framing)
                                                   << " with Framing HpccSimulator; valid: "
                                                      "one of the two");
     m_linkFraming = framing;
+    SetWatched(WATCH_LINK_FRAMING, framing != nullptr);
     if (framing)
     {
         framing->SetDevice(this);
@@ -588,6 +599,7 @@ RdmaNetDevice::SetLinkRetry(Ptr<RdmaLinkRetry> linkRetry)
     }
     m_linkRetry = linkRetry;
     m_lr = PeekPointer(linkRetry);
+    SetWatched(WATCH_LINK_RETRY, m_lr != nullptr);
     if (m_lr)
     {
         m_lr->SetDevice(this);
@@ -598,6 +610,20 @@ Ptr<RdmaLinkRetry>
 RdmaNetDevice::GetLinkRetry() const
 {
     return m_linkRetry;
+}
+
+void
+RdmaNetDevice::SetReceiveErrorModel(Ptr<ErrorModel> model)
+{
+    NS_LOG_FUNCTION(this << model);
+    m_receiveErrorModel = model;
+    SetWatched(WATCH_ERROR_MODEL, model != nullptr);
+}
+
+Ptr<ErrorModel>
+RdmaNetDevice::GetReceiveErrorModel() const
+{
+    return m_receiveErrorModel;
 }
 
 void
@@ -624,6 +650,21 @@ RdmaNetDevice::SetPortHandler(RdmaPortHandler* handler, uint32_t port)
 {
     m_portHandler = handler;
     m_handlerPort = port;
+    m_handlerReadsRouteHead =
+        handler && handler->GetHeadBytesRead() <= RdmaPortHandler::ROUTE_HEAD_BYTES;
+    SetWatched(WATCH_NO_PORT_HANDLER, handler == nullptr);
+    if (m_channel && m_channel->GetNDevices() == 2)
+    {
+        // The peer's senders read this once (LearnPeerHandler): make it read again.
+        GetPeerDevice()->SetWatched(WATCH_PEER_UNKNOWN, true);
+    }
+}
+
+void
+RdmaNetDevice::LearnPeerHandler()
+{
+    SetWatched(WATCH_PEER_NO_HANDLER, GetPeerDevice()->m_portHandler == nullptr);
+    SetWatched(WATCH_PEER_UNKNOWN, false);
 }
 
 void
@@ -904,13 +945,15 @@ RdmaNetDevice::PickClass(uint8_t pausedMask)
 
 // Asked once per frame, from TryTransmit only: inline there.
 __attribute__((always_inline)) inline bool
-RdmaNetDevice::CanSendHeadBeside() const
+RdmaNetDevice::CanSendHeadBeside()
 {
     // The receiver checks its own observers when the frame arrives (ReceiveWithHead).
-    return GetPeerDevice()->m_portHandler && !m_lr && !m_linkFraming &&
-           m_phyTxBeginTrace.IsEmpty() && m_snifferTrace.IsEmpty() &&
-           m_promiscSnifferTrace.IsEmpty() && m_phyTxEndTrace.IsEmpty() &&
-           m_channel->CarriesFrameHeads() && RdmaPacketRoom::IsMetadataOff();
+    if (m_watched & WATCH_PEER_UNKNOWN)
+    {
+        LearnPeerHandler(); // once, and after the peer's handler changed
+    }
+    return !(m_watched & TX_WHOLE_FRAME) && m_channel->CarriesFrameHeads() &&
+           RdmaPacketRoom::IsMetadataOff();
 }
 
 void
@@ -998,7 +1041,7 @@ RdmaNetDevice::TryTransmit()
                                 << packet->GetSize() << " bytes exceeds the MTU of " << m_mtu
                                 << " bytes");
             m_macTxBytes += packet->GetSize();
-            if (!m_macTxTrace.IsEmpty())
+            if (m_watched & WATCH_MAC_TX)
             {
                 m_macTxTrace(packet);
             }
@@ -1335,9 +1378,7 @@ void
 RdmaNetDevice::ReceiveWithHead(Ptr<Packet> packet, const uint8_t* head, uint32_t headBytes)
 {
     NS_LOG_FUNCTION(this << packet << headBytes);
-    if (!m_portHandler || m_receiveErrorModel || m_lr || !m_promiscRxCallback.IsNull() ||
-        !m_phyRxEndTrace.IsEmpty() || !m_snifferTrace.IsEmpty() ||
-        !m_promiscSnifferTrace.IsEmpty() || !m_macRxTrace.IsEmpty())
+    if (m_watched & RX_SLOW_PATH)
     {
         // Something here may read the frame: it gets the bytes a whole frame has.
         WriteHead(packet, head, headBytes);
@@ -1346,11 +1387,23 @@ RdmaNetDevice::ReceiveWithHead(Ptr<Packet> packet, const uint8_t* head, uint32_t
     }
     // Receive's IPv4 path, with the first bytes read from the head beside the packet.
     uint8_t ipv4[RdmaPortHandler::HEAD_BYTES];
-    const uint32_t copied = packet->CopyData(ipv4, sizeof(ipv4));
+    uint32_t copied;
     const bool headBeside = headBytes > ETHERNET_HEADER_BYTES;
-    if (headBeside) // 26 bytes: a constant-size copy, no library call
+    if (headBytes == RdmaChannel::MAX_HEAD_BYTES && m_handlerReadsRouteHead)
     {
-        std::memcpy(ipv4, head + ETHERNET_HEADER_BYTES, RdmaPortHandler::IPV4_HEAD_BESIDE_BYTES);
+        // A switch reads no more than traveled beside: the packet's bytes are not read.
+        std::memcpy(ipv4, head + ETHERNET_HEADER_BYTES, RdmaPortHandler::ROUTE_HEAD_BYTES);
+        copied = RdmaPortHandler::ROUTE_HEAD_BYTES;
+    }
+    else
+    {
+        copied = packet->CopyData(ipv4, sizeof(ipv4));
+        if (headBeside) // 12 bytes: a constant-size copy, no library call
+        {
+            std::memcpy(ipv4,
+                        head + ETHERNET_HEADER_BYTES,
+                        RdmaPortHandler::IPV4_HEAD_BESIDE_BYTES);
+        }
     }
     const uint32_t size = packet->GetSize();
     m_ipv4RxBytes += size;
@@ -1391,17 +1444,19 @@ RdmaNetDevice::AddEthernetHeader(Ptr<Packet> packet, uint16_t etherType) const
 bool
 RdmaNetDevice::PrepareIpv4EthernetHeader(const Ptr<Packet>& packet)
 {
-    const RdmaNetDevice* peer = GetPeerDevice();
-    if (!m_ipv4Header->Matches(m_address, peer->m_address))
+    if (!m_ipv4HeaderValid)
     {
-        m_ipv4Header->Set(m_address, peer->m_address);
+        m_ipv4Header->Set(m_address, GetPeerDevice()->m_address);
+        m_ipv4HeaderValid = true;
     }
     m_ipv4TxBytes += packet->GetSize();
     const uint8_t* head = nullptr;
+    bool routeBytes = false;
     uint8_t copied[Ipv4FrameHeader::IPV4_HEAD_BYTES];
     if (m_hasNextIpv4Head)
     {
         head = m_nextIpv4Head.data(); // read by the router at arrival
+        routeBytes = m_nextHasRouteBytes;
     }
     else if (m_decrementTtl && packet->CopyData(copied, Ipv4FrameHeader::IPV4_HEAD_BYTES) ==
                                    Ipv4FrameHeader::IPV4_HEAD_BYTES)
@@ -1411,7 +1466,7 @@ RdmaNetDevice::PrepareIpv4EthernetHeader(const Ptr<Packet>& packet)
     m_hasNextIpv4Head = false;
     if (m_decrementTtl && head && (head[0] >> 4) == 4 && head[8] > 0)
     {
-        m_ipv4Header->SetDecrementedIpv4Head(head);
+        m_ipv4Header->SetDecrementedIpv4Head(head, routeBytes);
         return true;
     }
     m_ipv4Header->ClearIpv4Head();
@@ -1423,7 +1478,8 @@ RdmaNetDevice::AddIpv4EthernetHeader(const Ptr<Packet>& packet)
 {
     if (PrepareIpv4EthernetHeader(packet))
     {
-        packet->RemoveAtStart(Ipv4FrameHeader::IPV4_HEAD_BYTES);
+        // The header carries the packet's first 12 (or 24) bytes, rewritten.
+        packet->RemoveAtStart(m_ipv4Header->GetSerializedSize() - ETHERNET_HEADER_BYTES);
     }
     packet->AddHeader(*m_ipv4Header);
 }
@@ -1554,6 +1610,12 @@ RdmaNetDevice::SetAddress(Address address)
 {
     NS_LOG_FUNCTION(this << address);
     m_address = Mac48Address::ConvertFrom(address);
+    // Both ends' IPv4 frame headers hold this address: rebuilt at their next frame.
+    m_ipv4HeaderValid = false;
+    if (m_channel && m_channel->GetNDevices() == 2)
+    {
+        GetPeerDevice()->m_ipv4HeaderValid = false;
+    }
 }
 
 Address
@@ -1692,6 +1754,7 @@ void
 RdmaNetDevice::SetPromiscReceiveCallback(PromiscReceiveCallback cb)
 {
     m_promiscRxCallback = cb;
+    SetWatched(WATCH_PROMISC_CALLBACK, !cb.IsNull());
 }
 
 bool

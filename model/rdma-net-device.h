@@ -5,6 +5,7 @@
 #define RDMA_NET_DEVICE_H
 
 #include "rdma-fifo.h"
+#include "rdma-watched-trace.h"
 
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
@@ -52,6 +53,23 @@ class RdmaPortHandler
     /// travel beside the packet (HandleReceive's headBeside).
     static constexpr uint32_t IPV4_HEAD_BESIDE_BYTES = 12;
 
+    /// Bytes of a packet a switch reads: the IPv4 header without options and the transport
+    /// ports (routing, ECMP). A switch port sends them beside the packet when it has them
+    /// (SetNextIpv4Head), so that the next switch finds them there instead of in the packet,
+    /// which has been in flight since the hop before and is far from the caches.
+    static constexpr uint32_t ROUTE_HEAD_BYTES = 20 + 4;
+
+    /**
+     * \return how many bytes of a packet's head HandleReceive reads: HEAD_BYTES, unless the
+     *         handler reads no more than ROUTE_HEAD_BYTES (a switch): it is then given the
+     *         head that traveled beside the packet, when that holds them, and the device does
+     *         not read the packet. Asked once, when the handler is set.
+     */
+    virtual uint32_t GetHeadBytesRead() const
+    {
+        return HEAD_BYTES;
+    }
+
     /**
      * Write into a packet the first IPv4 bytes it arrived with, received beside it
      * (HandleReceive's headBeside), in place of the bytes of the hop before that it holds:
@@ -70,7 +88,9 @@ class RdmaPortHandler
      * \param port the port number given to RdmaNetDevice::SetPortHandler
      * \param packet the packet
      * \param head the packet's first bytes
-     * \param headBytes how many bytes head holds: HEAD_BYTES, or the packet size if smaller
+     * \param headBytes how many bytes head holds: HEAD_BYTES, or the packet size if smaller,
+     *        or ROUTE_HEAD_BYTES if the handler reads no more (GetHeadBytesRead) and they
+     *        traveled beside the packet
      * \param headBeside true if the packet's first 12 bytes are still those it had one hop
      *        earlier and head holds those it arrived with (see RdmaNetDevice::
      *        ReceiveWithHead): the handler writes them into the packet before anything
@@ -283,12 +303,16 @@ class RdmaNetDevice : public NetDevice
      * TTL rewrite then uses them instead of reading the packet again. For the next packet
      * only; call it from the port handler's HandleDequeue, and not if the header changed
      * since (a CE mark).
-     * \param ipv4Head the 12 bytes
+     * \param ipv4Head the 12 bytes, followed by the rest of RdmaPortHandler::ROUTE_HEAD_BYTES
+     *        (their storage in any case)
+     * \param routeBytes ipv4Head holds all ROUTE_HEAD_BYTES, as the packet has them: they
+     *        travel beside it, for the next switch to read there
      */
-    void SetNextIpv4Head(const uint8_t* ipv4Head)
+    void SetNextIpv4Head(const uint8_t* ipv4Head, bool routeBytes)
     {
         std::memcpy(m_nextIpv4Head.data(), ipv4Head, sizeof(m_nextIpv4Head)); // inline moves
         m_hasNextIpv4Head = true;
+        m_nextHasRouteBytes = routeBytes;
     }
 
     /**
@@ -337,6 +361,13 @@ eturn the checksum after
     void SetLinkRetry(Ptr<RdmaLinkRetry> linkRetry);
     /// \return the link-level retry, or null
     Ptr<RdmaLinkRetry> GetLinkRetry() const;
+    /**
+     * Corrupt received frames as \p model says (attribute ReceiveErrorModel).
+     * \param model the error model, or null for none
+     */
+    void SetReceiveErrorModel(Ptr<ErrorModel> model);
+    /// \return the receive error model, or null
+    Ptr<ErrorModel> GetReceiveErrorModel() const;
 
     /**
      * Queue a link-level control frame (a flow-control update of the link flow control):
@@ -437,7 +468,7 @@ eturn the checksum after
     /// \return true if a sink listens to MacTx (which sees every packet Enqueue takes)
     bool IsMacTxTraced() const
     {
-        return !m_macTxTrace.IsEmpty();
+        return m_watched & WATCH_MAC_TX;
     }
 
     /// \return PFC frames this device sent
@@ -561,7 +592,7 @@ eturn the checksum after
      *         sink on the transmit traces or the channel's, no link-level retry or link
      *         framing, ns-3's packet metadata off)
      */
-    bool CanSendHeadBeside() const;
+    bool CanSendHeadBeside();
     /**
      * Write a frame's head, received beside its packet, into the packet.
      * \param packet the IPv4 packet
@@ -683,9 +714,57 @@ eturn the checksum after
     uint32_t m_rrNext{0};
     /// Bit c set: m_queues[c] holds a packet (the queues' sizes lie on six cache lines).
     uint8_t m_queuedClasses{0};
-    Ptr<Node> m_node;
-    Ptr<RdmaLinkFraming> m_linkFraming; //!< scale-up framing (null: Ethernet)
-    Ptr<ErrorModel> m_receiveErrorModel;
+    bool m_decrementTtl{false};      //!< a router's port (SetDecrementTtl)
+    bool m_hasNextIpv4Head{false};   //!< SetNextIpv4Head gave the next packet's head
+    bool m_nextHasRouteBytes{false}; //!< with all of RdmaPortHandler::ROUTE_HEAD_BYTES
+    /// The port handler reads at most RdmaPortHandler::ROUTE_HEAD_BYTES (GetHeadBytesRead).
+    bool m_handlerReadsRouteHead{false};
+    /// m_ipv4Header holds this device's and the peer's current MAC addresses (SetAddress on
+    /// either end clears it): no address comparison per frame.
+    bool m_ipv4HeaderValid{false};
+
+    /**
+     * What the per-frame paths must look at besides the fast path, one bit each (WATCH_*):
+     * the traces' sinks (RdmaWatchedTrace keeps their bits), the callbacks, error model, link
+     * retry and framing set, a missing port handler here or at the peer. One load answers
+     * every "does anyone observe this frame" question a frame asks.
+     */
+    uint16_t m_watched{WATCH_NO_PORT_HANDLER | WATCH_PEER_UNKNOWN};
+    static constexpr uint16_t WATCH_PHY_TX_BEGIN = 1U << 0;     //!< PhyTxBegin has a sink
+    static constexpr uint16_t WATCH_SNIFFER = 1U << 1;          //!< Sniffer has a sink
+    static constexpr uint16_t WATCH_PROMISC_SNIFFER = 1U << 2;  //!< PromiscSniffer has a sink
+    static constexpr uint16_t WATCH_PHY_TX_END = 1U << 3;       //!< PhyTxEnd has a sink
+    static constexpr uint16_t WATCH_PHY_RX_END = 1U << 4;       //!< PhyRxEnd has a sink
+    static constexpr uint16_t WATCH_MAC_RX = 1U << 5;           //!< MacRx has a sink
+    static constexpr uint16_t WATCH_MAC_TX = 1U << 6;           //!< MacTx has a sink
+    static constexpr uint16_t WATCH_ERROR_MODEL = 1U << 7;      //!< a receive error model
+    static constexpr uint16_t WATCH_PROMISC_CALLBACK = 1U << 8; //!< a promiscuous callback
+    static constexpr uint16_t WATCH_LINK_RETRY = 1U << 9;       //!< link-level retry
+    static constexpr uint16_t WATCH_LINK_FRAMING = 1U << 10;    //!< a scale-up framing
+    static constexpr uint16_t WATCH_NO_PORT_HANDLER = 1U << 11; //!< no port handler here
+    static constexpr uint16_t WATCH_PEER_NO_HANDLER = 1U << 12; //!< none at the peer
+    /// The peer's handler is not known yet (or changed): WATCH_PEER_NO_HANDLER is stale.
+    static constexpr uint16_t WATCH_PEER_UNKNOWN = 1U << 13;
+    /// A frame arriving with its head beside goes the slow way (ReceiveWithHead).
+    static constexpr uint16_t RX_SLOW_PATH =
+        WATCH_NO_PORT_HANDLER | WATCH_ERROR_MODEL | WATCH_LINK_RETRY | WATCH_PROMISC_CALLBACK |
+        WATCH_PHY_RX_END | WATCH_SNIFFER | WATCH_PROMISC_SNIFFER | WATCH_MAC_RX;
+    /// A frame may not leave with its head beside (CanSendHeadBeside).
+    static constexpr uint16_t TX_WHOLE_FRAME =
+        WATCH_PEER_NO_HANDLER | WATCH_LINK_RETRY | WATCH_LINK_FRAMING | WATCH_PHY_TX_BEGIN |
+        WATCH_SNIFFER | WATCH_PROMISC_SNIFFER | WATCH_PHY_TX_END;
+    /// Look at the peer's port handler again (it is unknown or changed).
+    void LearnPeerHandler();
+
+    /// Set or clear \p bit of m_watched.
+    void SetWatched(uint16_t bit, bool on)
+    {
+        m_watched = static_cast<uint16_t>(on ? (m_watched | bit) : (m_watched & ~bit));
+    }
+
+    uint16_t m_mtu;
+    /// The head SetNextIpv4Head gave.
+    std::array<uint8_t, RdmaPortHandler::ROUTE_HEAD_BYTES> m_nextIpv4Head{};
     /**
      * The Ethernet II header of IPv4 frames to the peer, serialized once (rebuilt when either
      * MAC address changes): adding it costs a 14-byte copy instead of an EthernetHeader.
@@ -695,31 +774,34 @@ eturn the checksum after
     Ptr<Packet> m_currentFrame; //!< the frame being serialized, for PhyTxEnd
     TxPullCallback m_txPull;
     DequeueCallback m_dequeueCallback;
-    NetDevice::PromiscReceiveCallback m_promiscRxCallback;
     uint64_t m_txFrames{0};
     uint64_t m_txFramesHeadBeside{0}; //!< of m_txFrames, sent with the head beside the packet
     uint64_t m_txWireBytes{0};
-    uint64_t m_ipv4RxBytes{0};  //!< IPv4 bytes received intact
-    uint64_t m_macTxBytes{0};   //!< IPv4 bytes given to the device to send
-    uint32_t m_hpccIntBytes{0}; //!< INT header bytes charged per packet (HPCC_SIMULATOR)
-
-    // The traces every frame checks for sinks, together.
-    TracedCallback<Ptr<const Packet>> m_phyTxBeginTrace;
-    TracedCallback<Ptr<const Packet>> m_snifferTrace;
-    TracedCallback<Ptr<const Packet>> m_promiscSnifferTrace;
-    TracedCallback<Ptr<const Packet>> m_phyTxEndTrace;
-    TracedCallback<Ptr<const Packet>> m_phyRxEndTrace;
-    TracedCallback<Ptr<const Packet>> m_macRxTrace;
-    TracedCallback<Ptr<const Packet>> m_macTxTrace;
+    uint64_t m_ipv4RxBytes{0}; //!< IPv4 bytes received intact
+    uint64_t m_macTxBytes{0};  //!< IPv4 bytes given to the device to send
+    uint64_t m_ipv4TxBytes{0}; //!< IPv4 bytes sent on the wire
+    std::array<uint32_t, NUM_CLASSES> m_queueBytes{};
 
     RdmaFifo<Ptr<Packet>> m_controlQueue; //!< PFC frames, Ethernet header included
     std::array<RdmaFifo<Ptr<Packet>>, NUM_CLASSES> m_queues;
-    std::array<uint32_t, NUM_CLASSES> m_queueBytes{};
+
+    // The traces a frame may fire; their sinks are told by m_watched, not read per frame.
+    RdmaWatchedTrace<Ptr<const Packet>> m_phyTxBeginTrace;
+    RdmaWatchedTrace<Ptr<const Packet>> m_snifferTrace;
+    RdmaWatchedTrace<Ptr<const Packet>> m_promiscSnifferTrace;
+    RdmaWatchedTrace<Ptr<const Packet>> m_phyTxEndTrace;
+    RdmaWatchedTrace<Ptr<const Packet>> m_phyRxEndTrace;
+    RdmaWatchedTrace<Ptr<const Packet>> m_macRxTrace;
+    RdmaWatchedTrace<Ptr<const Packet>> m_macTxTrace;
+    NetDevice::PromiscReceiveCallback m_promiscRxCallback;
+    Ptr<Node> m_node;
+    Ptr<RdmaLinkFraming> m_linkFraming; //!< scale-up framing (null: Ethernet)
+    Ptr<ErrorModel> m_receiveErrorModel;
+    uint32_t m_hpccIntBytes{0}; //!< INT header bytes charged per packet (HPCC_SIMULATOR)
 
     // Configuration and statistics, read outside the per-frame paths.
     Mac48Address m_address;
     uint32_t m_ifIndex{0};
-    uint16_t m_mtu;
     DataRate m_dataRate;
     TracedCallback<> m_linkChangeCallbacks;
     Ptr<RdmaLinkFlowControl> m_flowControl; //!< the link flow control (PFC by default)
@@ -731,11 +813,7 @@ eturn the checksum after
     uint64_t m_pfcSent{0};
     uint64_t m_pfcReceived{0};
     uint64_t m_rxDrops{0};
-    uint64_t m_ipv4TxBytes{0};                //!< IPv4 bytes sent on the wire
-    uint64_t m_ipv4CorruptedBytes{0};         //!< IPv4 bytes lost to the receive error model
-    bool m_decrementTtl{false};               //!< a router's port (SetDecrementTtl)
-    bool m_hasNextIpv4Head{false};            //!< SetNextIpv4Head gave the next packet's head
-    std::array<uint8_t, 12> m_nextIpv4Head{}; //!< that head
+    uint64_t m_ipv4CorruptedBytes{0}; //!< IPv4 bytes lost to the receive error model
     TracedCallback<Ptr<const Packet>> m_phyRxDropTrace;
     TracedCallback<uint8_t, uint16_t> m_pfcTxTrace;
     TracedCallback<uint8_t, uint16_t> m_pfcRxTrace;

@@ -52,6 +52,8 @@ constexpr uint32_t FIFO_PORT_MASK = 0x00ffffffU;
 /// The packet's first 12 bytes are those of the hop before; ipv4Head holds those it arrived
 /// with (RdmaPortHandler::HandleReceive's headBeside): written into it before it is read.
 constexpr uint32_t FIFO_HEAD_BESIDE = 1U << 26;
+/// ipv4Head holds all of RdmaPortHandler::ROUTE_HEAD_BYTES (the packet has at least as many).
+constexpr uint32_t FIFO_ROUTE_BYTES = 1U << 25;
 constexpr uint32_t FIFO_TIMED = 1U << 27;        //!< arrival time in m_enqueueTimes
 constexpr uint32_t FIFO_HEAD_CHANGED = 1U << 28; //!< marked at enqueue: ipv4Head is stale
 constexpr uint32_t FIFO_TELEMETRY = 1U << 29;    //!< RoCEv2, BTH telemetry bit set
@@ -228,6 +230,8 @@ RdmaSwitch::GetTypeId()
 RdmaSwitch::RdmaSwitch()
 {
     NS_LOG_FUNCTION(this);
+    m_egressQueueTrace.Watch(&m_watched, WATCH_EGRESS_QUEUE);
+    m_egressQueueDelayTrace.Watch(&m_watched, WATCH_EGRESS_QUEUE_DELAY);
     // The marker creates its random variable here, where the switch used to create its own:
     // the automatic stream numbering, and thus every result, is unchanged.
     m_red = CreateObject<RdmaRedEcnMarker>();
@@ -1114,6 +1118,7 @@ RdmaSwitch::Forward(uint32_t inPort,
 {
     // head holds the bytes the packet arrived with; beside it, if headBeside.
     const uint8_t* besideHead = headBeside ? head : nullptr;
+    const bool routeBytes = copied >= ROUTE_HEAD_BYTES; // kept for the next switch
     // The IPv4 header and the transport ports are parsed once, from the raw bytes the
     // receiving device already read.
     const uint32_t size = packet->GetSize();
@@ -1224,7 +1229,7 @@ RdmaSwitch::Forward(uint32_t inPort,
     const uint8_t ecn = tos & 0x03U;
     const bool ecnCapable = ecn == Ipv4Header::ECN_ECT1 || ecn == Ipv4Header::ECN_ECT0;
     uint32_t flags = (ecnCapable ? FIFO_ECN_CAPABLE : 0) | (hasChecksum ? FIFO_CHECKSUM : 0) |
-                     (headBeside ? FIFO_HEAD_BESIDE : 0);
+                     (headBeside ? FIFO_HEAD_BESIDE : 0) | (routeBytes ? FIFO_ROUTE_BYTES : 0);
     if (m_readTelemetryBit && ipProtocol == IPPROTO_UDP_NUMBER && dstPort == ROCEV2_UDP_PORT &&
         ihl + BTH_BYTE4_AFTER_IP < size)
     {
@@ -1242,7 +1247,7 @@ RdmaSwitch::Forward(uint32_t inPort,
     }
 
     // Remember the ingress port and the IPv4 head before the device may dequeue synchronously.
-    if (!m_egressQueueDelayTrace.IsEmpty())
+    if (m_watched & WATCH_EGRESS_QUEUE_DELAY)
     {
         const std::size_t q = std::size_t(outPort) * NUM_CLASSES + cls;
         if (m_enqueueTimes.size() <= q)
@@ -1257,7 +1262,7 @@ RdmaSwitch::Forward(uint32_t inPort,
     std::memcpy(entry.ipv4Head.data(), head, sizeof(entry.ipv4Head)); // constant size: inline
     m_ingressFifo[outPort][cls].push_back(entry);
     ++m_forwarded;
-    if (!m_egressQueueTrace.IsEmpty())
+    if (m_watched & WATCH_EGRESS_QUEUE)
     {
         m_egressQueueTrace(outPort, cls, static_cast<uint32_t>(queueBefore + size));
     }
@@ -1290,7 +1295,7 @@ RdmaSwitch::HandleDequeue(uint32_t port, const Ptr<Packet>& packet, uint8_t cls)
     if (!headChanged)
     {
         // The port rewrites the TTL from the head read at arrival (no second read per hop).
-        m_ports[port]->SetNextIpv4Head(entry.ipv4Head.data());
+        m_ports[port]->SetNextIpv4Head(entry.ipv4Head.data(), entry.flags & FIFO_ROUTE_BYTES);
     }
 }
 
@@ -1313,7 +1318,7 @@ RdmaSwitch::ReleaseEgress(uint32_t port, uint32_t size, uint8_t cls)
     }
     const uint32_t inPort = entry.flags & FIFO_PORT_MASK;
     m_mmu->Release(inPort, port, cls, size);
-    if (!m_egressQueueTrace.IsEmpty())
+    if (m_watched & WATCH_EGRESS_QUEUE)
     {
         m_egressQueueTrace(port, cls, static_cast<uint32_t>(m_mmu->GetEgressBytes(port, cls)));
     }

@@ -15,6 +15,7 @@
 #include "ns3/rdma-net-device.h"
 #include "ns3/rdma-red-ecn-marker.h"
 #include "ns3/rdma-switch-mmu.h"
+#include "ns3/rdma-watched-trace.h"
 #include "ns3/traced-callback.h"
 
 #include <array>
@@ -412,8 +413,10 @@ class RdmaSwitch : public Object, public RdmaPortHandler
      */
     struct IngressEntry
     {
-        uint32_t flags;                   //!< ingress port | FIFO_* flags
-        std::array<uint8_t, 12> ipv4Head; //!< IPv4 version .. header checksum, at arrival
+        uint32_t flags; //!< ingress port | FIFO_* flags
+        /// IPv4 version .. header checksum, at arrival; then the addresses and transport
+        /// ports if FIFO_ROUTE_BYTES (sent beside the packet to the next switch)
+        std::array<uint8_t, ROUTE_HEAD_BYTES> ipv4Head;
     };
 
     /// Abort on impossible ECN parameters.
@@ -553,6 +556,13 @@ class RdmaSwitch : public Object, public RdmaPortHandler
                  bool headBeside);
 
     // RdmaPortHandler: the ports' direct receive and dequeue path.
+    /// \return ROUTE_HEAD_BYTES: Forward reads the addresses and ports, and reads any
+    ///         further bytes it needs (IPv4 options, the telemetry bit) from the packet
+    uint32_t GetHeadBytesRead() const override
+    {
+        return ROUTE_HEAD_BYTES;
+    }
+
     void HandleReceive(uint32_t port,
                        const Ptr<Packet>& packet,
                        const uint8_t* head,
@@ -570,10 +580,56 @@ class RdmaSwitch : public Object, public RdmaPortHandler
     static constexpr uint32_t NUM_CLASSES = RdmaSwitchMmu::NUM_CLASSES;
     static constexpr uint32_t NO_PORT = 0xffffffff;
 
-    Ptr<Node> m_node;
+    /// A run of the flat array: offsets from the previous run's end to end map to id.
+    struct RouteRun
+    {
+        uint32_t end; //!< one past the run's last offset
+        uint32_t id;  //!< next-hop set id of the run
+    };
+
+    /// A stage as a hook calls it: raw pointer (m_egress owns it) and what it wants.
+    struct EgressHook
+    {
+        RdmaEgressProcessor* processor; //!< the stage
+        uint32_t filterFlags;           //!< FIFO_* flags the packet must all carry
+        bool portState;                 //!< the stage reads the port state
+        bool readsPacket;               //!< the stage may read the packet's bytes (ReadsPacket)
+    };
+
+    // The members a packet's forwarding and dequeue read, first and together: in a large
+    // fabric every switch is far from the caches when its next packet comes, and these
+    // were spread over eight of the object's cache lines (the watchdog's, the counters' and
+    // the traces' among them). Configuration and statistics read elsewhere come after.
     Ptr<RdmaSwitchMmu> m_mmu;
     Ptr<RdmaLoadBalancer> m_loadBalancer;
     std::vector<Ptr<RdmaNetDevice>> m_ports;
+    /// The link flow control of each port (owned by its device), called per packet.
+    std::vector<RdmaLinkFlowControl*> m_portFc;
+    /// What the switch keeps of every packet waiting in each egress (port, class) queue.
+    std::vector<std::array<RdmaFifo<IngressEntry>, NUM_CLASSES>> m_ingressFifo;
+    uint32_t m_denseBase{0}; //!< first address of the flat table
+    uint32_t m_denseSize{0}; //!< entries of the flat table (m_denseRoutes may be freed: runs)
+    std::vector<uint32_t> m_denseRoutes; //!< set id per address - m_denseBase
+    std::vector<RouteRun> m_routeRuns;   //!< runs of m_denseRoutes, if few
+    std::vector<std::vector<uint32_t>> m_routeSets{std::vector<uint32_t>()}; //!< [0] = none
+    std::vector<EgressHook> m_enqueueHooks;
+    std::vector<EgressHook> m_dequeueHooks;
+    // FIFO_* flags every stage of a hook list needs (the AND of their filters): a packet
+    // without them skips the list at once (RED's dequeue hook and a non-ECN-capable ACK).
+    uint32_t m_enqueueCommonFlags{0};
+    uint32_t m_dequeueCommonFlags{0};
+    uint32_t m_ecmpSeed;          //!< attribute EcmpSeed
+    uint32_t m_wdActiveStorms{0}; //!< queues stormed now (Forward looks further only if > 0)
+    uint64_t m_derivedEcmpSeed{DeriveEcmpSeed(nullptr)}; //!< DeriveEcmpSeed(m_node), kept
+    uint64_t m_forwarded{0};
+    bool m_routeRunsValid{false};   //!< m_routeRuns matches m_denseRoutes (Forward rebuilds)
+    bool m_readTelemetryBit{false}; //!< some stage wants FILTER_TELEMETRY packets
+    /// Sinks of the per-packet traces (RdmaWatchedTrace), read instead of their lists.
+    uint16_t m_watched{0};
+    static constexpr uint16_t WATCH_EGRESS_QUEUE = 1U << 0;       //!< EgressQueue has a sink
+    static constexpr uint16_t WATCH_EGRESS_QUEUE_DELAY = 1U << 1; //!< EgressQueueDelay has one
+
+    Ptr<Node> m_node;
 
     // Forwarding table. Destinations share interned next-hop sets (a fat-tree switch has a
     // handful of distinct sets for thousands of hosts); hosts addressed densely (as
@@ -600,21 +656,12 @@ class RdmaSwitch : public Object, public RdmaPortHandler
     /// Rebuild m_routeRuns from m_denseRoutes (or leave it empty if there are too many).
     void BuildRouteRuns();
 
-    /// A run of the flat array: offsets from the previous run's end to end map to id.
-    struct RouteRun
-    {
-        uint32_t end; //!< one past the run's last offset
-        uint32_t id;  //!< next-hop set id of the run
-    };
-
     /// Most runs looked up by binary search; with more the flat array is used.
     static constexpr std::size_t MAX_ROUTE_RUNS = 64;
     /// Flat tables up to this many entries (16 KiB) are read directly: a binary search over
     /// their runs costs more instructions than the load it saves (the peer's addressing,
     /// 11.0.i.1, spreads 16 hosts over 3,841 entries in 32 runs).
     static constexpr std::size_t MIN_ENTRIES_FOR_RUNS = 4096;
-    std::vector<RouteRun> m_routeRuns; //!< runs of m_denseRoutes, if few
-    bool m_routeRunsValid{false};      //!< m_routeRuns matches m_denseRoutes (Forward rebuilds)
     /// Point a destination at a next-hop set.
     void SetRouteSetId(uint32_t dst, uint32_t id);
     /// SetRouteSetId on the expanded flat table.
@@ -623,42 +670,17 @@ class RdmaSwitch : public Object, public RdmaPortHandler
     void ExpandRoutes();
     /// \return the id of a (sorted, duplicate-free) next-hop set, adding it if new
     uint32_t InternRouteSet(const std::vector<uint32_t>& ports);
-    std::vector<std::vector<uint32_t>> m_routeSets{std::vector<uint32_t>()}; //!< [0] = none
-    std::map<std::vector<uint32_t>, uint32_t> m_routeSetIds;                 //!< interning index
-    uint32_t m_denseBase{0};             //!< first address of the flat table
-    std::vector<uint32_t> m_denseRoutes; //!< set id per address - m_denseBase
-    uint32_t m_denseSize{0}; //!< entries of the flat table (m_denseRoutes may be freed: runs)
-    std::unordered_map<uint32_t, uint32_t> m_sparseRoutes; //!< set id of other addresses
-    /// What the switch keeps of every packet waiting in each egress (port, class) queue.
-    std::vector<std::array<RdmaFifo<IngressEntry>, NUM_CLASSES>> m_ingressFifo;
-    /// The link flow control of each port (owned by its device), called per packet.
-    std::vector<RdmaLinkFlowControl*> m_portFc;
+    std::map<std::vector<uint32_t>, uint32_t> m_routeSetIds; //!< interning index
+    std::unordered_map<uint32_t, uint32_t> m_sparseRoutes;   //!< set id of other addresses
 
     // Egress stages: m_egress[0] is m_red; the hook lists hold the stages each hook calls.
-    /// A stage as a hook calls it: raw pointer (m_egress owns it) and what it wants.
-    struct EgressHook
-    {
-        RdmaEgressProcessor* processor; //!< the stage
-        uint32_t filterFlags;           //!< FIFO_* flags the packet must all carry
-        bool portState;                 //!< the stage reads the port state
-        bool readsPacket;               //!< the stage may read the packet's bytes (ReadsPacket)
-    };
 
     std::vector<Ptr<RdmaEgressProcessor>> m_egress;
-    std::vector<EgressHook> m_enqueueHooks;
-    std::vector<EgressHook> m_dequeueHooks;
-    // FIFO_* flags every stage of a hook list needs (the AND of their filters): a packet
-    // without them skips the list at once (RED's dequeue hook and a non-ECN-capable ACK).
-    uint32_t m_enqueueCommonFlags{0};
-    uint32_t m_dequeueCommonFlags{0};
-    bool m_readTelemetryBit{false}; //!< some stage wants FILTER_TELEMETRY packets
     Ptr<RdmaRedEcnMarker> m_red;
     Ptr<RdmaIntInserter> m_intInserter;
 
     // attributes
     bool m_ecnEnabled{true};
-    uint32_t m_ecmpSeed;
-    uint64_t m_derivedEcmpSeed{DeriveEcmpSeed(nullptr)}; //!< DeriveEcmpSeed(m_node), kept
 
     // PFC watchdog (Detect/Restore per (port, class); see the class documentation)
     Time m_wdDetection;    //!< attribute PfcWatchdogDetectionTime (0: off)
@@ -669,7 +691,6 @@ class RdmaSwitch : public Object, public RdmaPortHandler
     std::vector<uint8_t> m_wdStormedMask; //!< per port: classes the watchdog discards
     uint64_t m_wdStorms{0};
     uint64_t m_wdRestorations{0};
-    uint32_t m_wdActiveStorms{0}; //!< queues stormed now (Forward looks further only if > 0)
     TracedCallback<uint32_t, uint8_t, bool> m_wdTrace;
 
     // counters
@@ -678,13 +699,12 @@ class RdmaSwitch : public Object, public RdmaPortHandler
     uint64_t m_pfcPauses{0};
     uint64_t m_pfcRefreshes{0};
     uint64_t m_pfcResumes{0};
-    uint64_t m_forwarded{0};
 
     TracedCallback<Ptr<const Packet>, const char*, uint32_t, uint8_t> m_dropTrace;
     TracedCallback<Ptr<const Packet>, uint32_t, uint8_t, uint32_t> m_ecnMarkTrace;
     TracedCallback<uint32_t, uint8_t, bool> m_pfcTrace;
-    TracedCallback<uint32_t, uint8_t, uint32_t> m_egressQueueTrace;
-    TracedCallback<uint32_t, uint8_t, Time> m_egressQueueDelayTrace;
+    RdmaWatchedTrace<uint32_t, uint8_t, uint32_t> m_egressQueueTrace;
+    RdmaWatchedTrace<uint32_t, uint8_t, Time> m_egressQueueDelayTrace;
     /// Arrival times of the queued packets whose entry carries FIFO_TIMED, per port x class
     /// (filled only while EgressQueueDelay has a sink: no cost otherwise).
     std::vector<RdmaFifo<Time>> m_enqueueTimes;

@@ -245,7 +245,68 @@ struct IncastRun
     std::map<uint32_t, Ipv4Address> hostAddress;
     std::map<uint32_t, uint32_t> edgeOfHost; //!< fat-tree host index -> edge switch index
     std::map<uint32_t, uint32_t> podOfHost;  //!< fat-tree host index -> pod
+    /// SinkWindow runs: frames the switch ports started while the sink was connected
+    uint64_t windowTxFrames{0};
+    /// SinkWindow runs: the times (steps) of the sink's calls on the switch ports
+    std::vector<int64_t> windowSinkSteps;
 };
+
+/**
+ * A sink connected to one trace of every switch port in the middle of a run and disconnected
+ * later (a script that starts tracing after the warm-up): from..until, none if until is 0.
+ */
+struct SinkWindow
+{
+    Time from;
+    Time until;
+    std::string trace; //!< the RdmaNetDevice trace source
+};
+
+/// Note the time of a call.
+void
+NoteCallTime(std::vector<int64_t>* steps, Ptr<const Packet>)
+{
+    steps->push_back(Simulator::Now().GetTimeStep());
+}
+
+/// The frames every switch port of \p switches has started so far.
+uint64_t
+SwitchTxFrames(const NodeContainer& switches)
+{
+    uint64_t frames = 0;
+    for (uint32_t s = 0; s < switches.GetN(); ++s)
+    {
+        Ptr<RdmaSwitch> sw = switches.Get(s)->GetObject<RdmaSwitch>();
+        for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+        {
+            frames += sw->GetPort(p)->GetTxFrames();
+        }
+    }
+    return frames;
+}
+
+/**
+ * Connect (or disconnect) the window's sink on every switch port, and count the frames the
+ * ports started: the count at the connection is subtracted, the one at the disconnection
+ * added.
+ */
+void
+SetWindowSinks(const NodeContainer& switches, IncastRun* run, std::string trace, bool connect)
+{
+    const uint64_t frames = SwitchTxFrames(switches);
+    run->windowTxFrames = connect ? run->windowTxFrames - frames : run->windowTxFrames + frames;
+    const CallbackBase sink = MakeBoundCallback(&NoteCallTime, &run->windowSinkSteps);
+    for (uint32_t s = 0; s < switches.GetN(); ++s)
+    {
+        Ptr<RdmaSwitch> sw = switches.Get(s)->GetObject<RdmaSwitch>();
+        for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+        {
+            Ptr<RdmaNetDevice> port = sw->GetPort(p);
+            EXPECT_TRUE(connect ? port->TraceConnectWithoutContext(trace, sink)
+                                : port->TraceDisconnectWithoutContext(trace, sink));
+        }
+    }
+}
 
 /// PhyRxEnd sink of one host.
 struct HostRecorder
@@ -291,7 +352,10 @@ constexpr uint64_t INCAST_BYTES = 64000; //!< per sender
  * \return what the run produced
  */
 IncastRun
-RunFatTreeIncast(bool sniffSwitches, bool recordHosts = true, bool hpcc = false)
+RunFatTreeIncast(bool sniffSwitches,
+                 bool recordHosts = true,
+                 bool hpcc = false,
+                 SinkWindow window = SinkWindow())
 {
     StartFreshRun();
     IncastRun run;
@@ -358,6 +422,11 @@ RunFatTreeIncast(bool sniffSwitches, bool recordHosts = true, bool hpcc = false)
         qps.push_back(rdma.Connect(sender, ft.GetHost(INCAST_RECEIVER)));
         logs[f].Attach(qps.back().first, qps.back().second);
         rdmatest::PostWriteAt(qps.back().first, sender, Seconds(0), INCAST_BYTES, f + 1);
+    }
+    if (!window.until.IsZero())
+    {
+        Simulator::Schedule(window.from, &SetWindowSinks, switches, &run, window.trace, true);
+        Simulator::Schedule(window.until, &SetWindowSinks, switches, &run, window.trace, false);
     }
     // A bound, far beyond the completion of every flow (the last at 58 us), in case one stalls.
     Simulator::Stop(MilliSeconds(2));
@@ -582,6 +651,60 @@ TEST(RdmaFrameEquivalence, HostsReceiveTheSameBytesWithAndWithoutSwitchSinks)
     std::cout << "[ fat-tree incast ] " << a.frames.size() << " frames at the hosts, " << ceFrames
               << " CE-marked (" << a.upstreamMarks << " marked before the last switch), " << cnps
               << " CNPs; " << b.sniffed << " frames sniffed in run B\n";
+}
+
+/**
+ * A sink connected in the middle of a run sees every frame from then on, and once it is
+ * disconnected the ports go back to the head beside the packet (the devices keep "has a sink"
+ * as a bit per trace, RdmaWatchedTrace, updated at every connection). PhyTxBegin on every
+ * switch port from 20 to 35 us: exactly the frames the ports started in between, and those
+ * frames left whole. PhyRxEnd: the frames the ports received in between (arrivals are not
+ * counted separately: hundreds, none outside the window), and the senders' frames
+ * left with their head beside as without it (the receiver writes them). The hosts receive
+ * the same frames at the same times in every run.
+ */
+TEST(RdmaFrameEquivalence, SinksConnectedMidRunSeeEveryFrameFromThen)
+{
+    const bool metadataOff = AlsoRunWithMetadataOff("SinksConnectedMidRunSeeEveryFrameFromThen");
+    SeedAndRunGuard seed;
+    const IncastRun none = RunFatTreeIncast(false);
+    for (const std::string trace : {"PhyTxBegin", "PhyRxEnd"})
+    {
+        SCOPED_TRACE(trace);
+        const SinkWindow window{MicroSeconds(20), MicroSeconds(35), trace};
+        const IncastRun mid = RunFatTreeIncast(false, true, false, window);
+        EXPECT_EQ(FirstDifference(none.frames, mid.frames), "");
+        EXPECT_TRUE(none.flows == mid.flows) << "flow completions differ";
+        EXPECT_EQ(none.switchCounters, mid.switchCounters);
+        // The incast runs until about 58 us: the switch ports are busy throughout the window.
+        EXPECT_GT(mid.windowTxFrames, 1000u);
+        // Frames started (PhyTxBegin): above; frames received (PhyRxEnd): 876 of them.
+        ASSERT_GT(mid.windowSinkSteps.size(), 500u);
+        EXPECT_GE(*std::min_element(mid.windowSinkSteps.begin(), mid.windowSinkSteps.end()),
+                  window.from.GetTimeStep());
+        EXPECT_LE(*std::max_element(mid.windowSinkSteps.begin(), mid.windowSinkSteps.end()),
+                  window.until.GetTimeStep());
+        const bool transmit = trace == "PhyTxBegin";
+        if (transmit)
+        {
+            EXPECT_EQ(mid.windowSinkSteps.size(), mid.windowTxFrames)
+                << "a frame started while PhyTxBegin had a sink did not reach it";
+        }
+        if (!metadataOff)
+        {
+            EXPECT_EQ(mid.switchFramesHeadBeside, 0u);
+        }
+        else if (transmit)
+        {
+            // Outside the window the ports sent with the head beside, inside they could not.
+            EXPECT_GT(mid.switchFramesHeadBeside, 0u);
+            EXPECT_LE(mid.switchFramesHeadBeside + mid.windowTxFrames, none.switchFramesHeadBeside);
+        }
+        else
+        {
+            EXPECT_EQ(mid.switchFramesHeadBeside, none.switchFramesHeadBeside);
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
