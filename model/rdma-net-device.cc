@@ -150,6 +150,17 @@ class RdmaNetDevice::Ipv4FrameHeader : public Header
         m_size = ETHERNET_HEADER_BYTES + (routeBytes ? ROUTE_HEAD_BYTES : IPV4_HEAD_BYTES);
     }
 
+    /**
+     * Carry, after the Ethernet header, the packet's first ROUTE_HEAD_BYTES as they are (a
+     * host's port: no TTL to decrement), for the switch to read beside the packet.
+     * \param ipv4Head the packet's first ROUTE_HEAD_BYTES
+     */
+    void SetIpv4Head(const uint8_t* ipv4Head)
+    {
+        std::memcpy(m_bytes + ETHERNET_HEADER_BYTES, ipv4Head, ROUTE_HEAD_BYTES);
+        m_size = ETHERNET_HEADER_BYTES + ROUTE_HEAD_BYTES;
+    }
+
     /// Carry the Ethernet header alone.
     void ClearIpv4Head()
     {
@@ -663,7 +674,9 @@ RdmaNetDevice::SetPortHandler(RdmaPortHandler* handler, uint32_t port)
 void
 RdmaNetDevice::LearnPeerHandler()
 {
-    SetWatched(WATCH_PEER_NO_HANDLER, GetPeerDevice()->m_portHandler == nullptr);
+    const RdmaNetDevice* peer = GetPeerDevice();
+    SetWatched(WATCH_PEER_NO_HANDLER, peer->m_portHandler == nullptr);
+    m_peerReadsRouteHead = peer->m_handlerReadsRouteHead;
     SetWatched(WATCH_PEER_UNKNOWN, false);
 }
 
@@ -1452,22 +1465,36 @@ RdmaNetDevice::PrepareIpv4EthernetHeader(const Ptr<Packet>& packet)
     m_ipv4TxBytes += packet->GetSize();
     const uint8_t* head = nullptr;
     bool routeBytes = false;
-    uint8_t copied[Ipv4FrameHeader::IPV4_HEAD_BYTES];
+    uint8_t copied[RdmaPortHandler::ROUTE_HEAD_BYTES];
     if (m_hasNextIpv4Head)
     {
         head = m_nextIpv4Head.data(); // read by the router at arrival
         routeBytes = m_nextHasRouteBytes;
     }
-    else if (m_decrementTtl && packet->CopyData(copied, Ipv4FrameHeader::IPV4_HEAD_BYTES) ==
-                                   Ipv4FrameHeader::IPV4_HEAD_BYTES)
+    else if (m_decrementTtl || m_peerReadsRouteHead)
     {
-        head = copied;
+        // Read here (a router's packet whose head changed, or a host's packet, just built):
+        // the route bytes then travel beside it, and the next switch does not read it.
+        const uint32_t n = packet->CopyData(copied, sizeof(copied));
+        if (n >= Ipv4FrameHeader::IPV4_HEAD_BYTES)
+        {
+            head = copied;
+            routeBytes = n == sizeof(copied);
+        }
     }
     m_hasNextIpv4Head = false;
-    if (m_decrementTtl && head && (head[0] >> 4) == 4 && head[8] > 0)
+    if (head && (head[0] >> 4) == 4)
     {
-        m_ipv4Header->SetDecrementedIpv4Head(head, routeBytes);
-        return true;
+        if (m_decrementTtl && head[8] > 0)
+        {
+            m_ipv4Header->SetDecrementedIpv4Head(head, routeBytes);
+            return true;
+        }
+        if (!m_decrementTtl && routeBytes)
+        {
+            m_ipv4Header->SetIpv4Head(head);
+            return true;
+        }
     }
     m_ipv4Header->ClearIpv4Head();
     return false;

@@ -660,9 +660,11 @@ eturn the checksum after
     void AddIpv4EthernetHeader(const Ptr<Packet>& packet);
     /**
      * Set m_ipv4Header to the head of the packet's frame to the peer: the Ethernet header,
-     * and on a router's port the first 12 bytes of the IPv4 header with the TTL one lower.
+     * and on a router's port the first 12 bytes of the IPv4 header with the TTL one lower
+     * (24 with the addresses and ports when it has them); on a host's port whose peer is a
+     * switch, the packet's first 24 bytes as they are.
      * \param packet the IPv4 packet
-     * \return true if the head replaces the packet's first 12 bytes
+     * \return true if the head replaces the packet's first 12 (or 24) bytes
      */
     bool PrepareIpv4EthernetHeader(const Ptr<Packet>& packet);
     /// \return the MAC address of the device at the other end of the link
@@ -719,6 +721,9 @@ eturn the checksum after
     bool m_nextHasRouteBytes{false}; //!< with all of RdmaPortHandler::ROUTE_HEAD_BYTES
     /// The port handler reads at most RdmaPortHandler::ROUTE_HEAD_BYTES (GetHeadBytesRead).
     bool m_handlerReadsRouteHead{false};
+    /// So does the peer's (learned with its handler, LearnPeerHandler): a host's port sends
+    /// the packet's route bytes beside it. A hint: the head is right for any receiver.
+    bool m_peerReadsRouteHead{false};
     /// m_ipv4Header holds this device's and the peer's current MAC addresses (SetAddress on
     /// either end clears it): no address comparison per frame.
     bool m_ipv4HeaderValid{false};
