@@ -599,13 +599,11 @@ main(int argc, char* argv[])
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
     const uint64_t events = Simulator::GetEventCount();
 
-    uint64_t frames = 0;
+    const uint64_t frames = CountFrames(devices);
     uint64_t pfcFrames = 0;
     for (uint32_t i = 0; i < devices.GetN(); ++i)
     {
-        Ptr<RdmaNetDevice> d = DynamicCast<RdmaNetDevice>(devices.Get(i));
-        frames += d->GetTxFrames();
-        pfcFrames += d->GetPfcFramesSent();
+        pfcFrames += DynamicCast<RdmaNetDevice>(devices.Get(i))->GetPfcFramesSent();
     }
     std::vector<double> fcts;
     for (const auto& f : flows)

@@ -445,10 +445,9 @@ RdmaNetDevice::DoDispose()
     m_peer = nullptr;
     m_peerSide = NO_PEER_SIDE;
     m_portHandler = nullptr;
+    m_handlerReadsRouteHead = false;
     m_receiveErrorModel = nullptr;
-    SetWatched(WATCH_NO_PORT_HANDLER | WATCH_PEER_UNKNOWN, true);
-    SetWatched(WATCH_ERROR_MODEL | WATCH_LINK_RETRY | WATCH_LINK_FRAMING | WATCH_PROMISC_CALLBACK,
-               false);
+    SetWatched(WATCH_PEER_UNKNOWN, true);
     if (m_flowControl)
     {
         m_flowControl->Dispose();
@@ -475,6 +474,7 @@ RdmaNetDevice::DoDispose()
     m_rxCallback = NetDevice::ReceiveCallback();
     m_rdmaRxCallback = RdmaReceiveCallback();
     m_promiscRxCallback = NetDevice::PromiscReceiveCallback();
+    UpdateWatchedOptions();
     NetDevice::DoDispose();
 }
 
@@ -581,7 +581,7 @@ RdmaNetDevice::SetLinkFraming(Ptr<RdmaLinkFraming> framing)
                                                   << " with Framing HpccSimulator; valid: "
                                                      "one of the two");
     m_linkFraming = framing;
-    SetWatched(WATCH_LINK_FRAMING, framing != nullptr);
+    UpdateWatchedOptions();
     if (framing)
     {
         framing->SetDevice(this);
@@ -610,7 +610,7 @@ RdmaNetDevice::SetLinkRetry(Ptr<RdmaLinkRetry> linkRetry)
     }
     m_linkRetry = linkRetry;
     m_lr = PeekPointer(linkRetry);
-    SetWatched(WATCH_LINK_RETRY, m_lr != nullptr);
+    UpdateWatchedOptions();
     if (m_lr)
     {
         m_lr->SetDevice(this);
@@ -628,7 +628,7 @@ RdmaNetDevice::SetReceiveErrorModel(Ptr<ErrorModel> model)
 {
     NS_LOG_FUNCTION(this << model);
     m_receiveErrorModel = model;
-    SetWatched(WATCH_ERROR_MODEL, model != nullptr);
+    UpdateWatchedOptions();
 }
 
 Ptr<ErrorModel>
@@ -663,12 +663,22 @@ RdmaNetDevice::SetPortHandler(RdmaPortHandler* handler, uint32_t port)
     m_handlerPort = port;
     m_handlerReadsRouteHead =
         handler && handler->GetHeadBytesRead() <= RdmaPortHandler::ROUTE_HEAD_BYTES;
-    SetWatched(WATCH_NO_PORT_HANDLER, handler == nullptr);
+    UpdateWatchedOptions();
     if (m_channel && m_channel->GetNDevices() == 2)
     {
         // The peer's senders read this once (LearnPeerHandler): make it read again.
         GetPeerDevice()->SetWatched(WATCH_PEER_UNKNOWN, true);
     }
+}
+
+void
+RdmaNetDevice::UpdateWatchedOptions()
+{
+    SetWatched(WATCH_ERROR_MODEL, m_receiveErrorModel != nullptr);
+    SetWatched(WATCH_PROMISC_CALLBACK, !m_promiscRxCallback.IsNull());
+    SetWatched(WATCH_LINK_RETRY, m_lr != nullptr);
+    SetWatched(WATCH_LINK_FRAMING, m_linkFraming != nullptr);
+    SetWatched(WATCH_NO_PORT_HANDLER, m_portHandler == nullptr);
 }
 
 void
@@ -1781,7 +1791,7 @@ void
 RdmaNetDevice::SetPromiscReceiveCallback(PromiscReceiveCallback cb)
 {
     m_promiscRxCallback = cb;
-    SetWatched(WATCH_PROMISC_CALLBACK, !cb.IsNull());
+    UpdateWatchedOptions();
 }
 
 bool

@@ -685,12 +685,13 @@ eturn the checksum after
      */
     uint32_t PickClass(uint8_t pausedMask);
 
-    // Members in the order a frame's transmission and arrival read them: the first four
-    // cache lines (after the Object's 32 bytes) and the per-frame trace checks behind them
-    // hold every member the per-frame paths (TryTransmit, StartTransmission(WithHead),
-    // ReceiveWithHead) read, configuration and statistics read elsewhere come after. In a
-    // large fabric every device is far from the caches when its next frame comes; the old
-    // order, by topic, spread those reads over 14 of the object's 18 lines.
+    // Members in the order a frame's transmission and arrival read them: the first lines
+    // (after the Object's 32 bytes, up to and with the class queues) hold every member the
+    // per-frame paths (TryTransmit, StartTransmission(WithHead), ReceiveWithHead) read, with
+    // m_watched standing for the traces, callbacks and options they only need to know are
+    // unset; configuration and statistics read elsewhere come after. In a large fabric every
+    // device is far from the caches when its next frame comes; the order by topic had spread
+    // those reads over 14 of the object's 18 lines.
 
     Ptr<RdmaChannel> m_channel;
     RdmaLinkFlowControl* m_fc{nullptr};      //!< m_flowControl, read per frame
@@ -760,6 +761,9 @@ eturn the checksum after
         WATCH_SNIFFER | WATCH_PROMISC_SNIFFER | WATCH_PHY_TX_END;
     /// Look at the peer's port handler again (it is unknown or changed).
     void LearnPeerHandler();
+    /// Set m_watched's bits of the options from the members themselves (the one place they
+    /// are derived; every setter of an option calls it).
+    void UpdateWatchedOptions();
 
     /// Set or clear \p bit of m_watched.
     void SetWatched(uint16_t bit, bool on)

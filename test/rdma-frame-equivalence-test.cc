@@ -37,12 +37,15 @@
 #include "ns3/packet.h"
 #include "ns3/rdma-bth-header.h"
 #include "ns3/rdma-cc-helper.h"
+#include "ns3/rdma-channel.h"
 #include "ns3/rdma-egress-processor.h"
 #include "ns3/rdma-link-helper.h"
+#include "ns3/rdma-link-retry.h"
 #include "ns3/rdma-net-device.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/rdma-routing-helper.h"
 #include "ns3/rdma-switch.h"
+#include "ns3/rdma-ualink-flit-framing.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
@@ -911,6 +914,100 @@ TEST(RdmaFrameEquivalence, SwitchDropTraceSeesTheArrivingHead)
     // left with their head beside the packet, and switch 1 wrote it for its Drop trace.
     EXPECT_EQ(FramesHeadBeside(chain.Switch(0)) > 0, metadataOff);
     Simulator::Destroy();
+}
+
+namespace
+{
+
+/// \return the port of \p sw whose cable leads to \p peer
+Ptr<RdmaNetDevice>
+PortToward(const Ptr<RdmaSwitch>& sw, const Ptr<Node>& peer)
+{
+    for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+    {
+        Ptr<RdmaNetDevice> port = sw->GetPort(p);
+        Ptr<RdmaChannel> cable = DynamicCast<RdmaChannel>(port->GetChannel());
+        if (cable->GetPeer(port)->GetNode() == peer)
+        {
+            return port;
+        }
+    }
+    return nullptr;
+}
+
+/// A promiscuous receive callback that counts the frames.
+bool
+CountPromiscuous(uint64_t* count,
+                 Ptr<NetDevice>,
+                 Ptr<const Packet>,
+                 uint16_t,
+                 const Address&,
+                 const Address&,
+                 NetDevice::PacketType)
+{
+    ++*count;
+    return true;
+}
+
+} // namespace
+
+/**
+ * A port option that must see or shape every frame keeps its link's frames whole, set after
+ * the port was built (the device keeps such options as bits of one word, RdmaNetDevice's
+ * m_watched, set by their setters): link-level retry or a scale-up framing on both ends of
+ * the link from switch 0 to switch 1 (the port sends no frame with its head beside, or the
+ * retry would not number it and the framing not charge it), a promiscuous receive callback
+ * on switch 1's port (it sees every frame switch 0 sent). The WRITE completes in each case,
+ * and the link from switch 1 to switch 2 still sends with the head beside (metadata off).
+ */
+TEST(RdmaFrameEquivalence, PortOptionsKeepTheirLinksFramesWhole)
+{
+    const bool metadataOff = AlsoRunWithMetadataOff("PortOptionsKeepTheirLinksFramesWhole");
+    SeedAndRunGuard seed;
+    for (const std::string option : {"LinkRetry", "LinkFraming", "PromiscuousCallback"})
+    {
+        SCOPED_TRACE(option);
+        StartFreshRun();
+        Chain chain({"100Gbps", "100Gbps", "100Gbps", "100Gbps"});
+        chain.rdma.SetNicAttribute("Mtu", UintegerValue(1000));
+        chain.Install();
+        Ptr<RdmaNetDevice> a = PortToward(chain.Switch(0), chain.switches.Get(1));
+        Ptr<RdmaNetDevice> b = PortToward(chain.Switch(1), chain.switches.Get(0));
+        Ptr<RdmaNetDevice> beyond = PortToward(chain.Switch(1), chain.switches.Get(2));
+        ASSERT_TRUE(a && b && beyond);
+        uint64_t promiscuous = 0;
+        if (option == "LinkRetry")
+        {
+            a->SetLinkRetry(CreateObject<RdmaLinkRetry>());
+            b->SetLinkRetry(CreateObject<RdmaLinkRetry>());
+        }
+        else if (option == "LinkFraming")
+        {
+            a->SetLinkFraming(CreateObject<RdmaUalinkFlitFraming>());
+            b->SetLinkFraming(CreateObject<RdmaUalinkFlitFraming>());
+        }
+        else
+        {
+            b->SetPromiscReceiveCallback(MakeBoundCallback(&CountPromiscuous, &promiscuous));
+        }
+        auto [qp, peer] = chain.rdma.Connect(chain.hosts.Get(0), chain.hosts.Get(1));
+        rdmatest::PostWriteAt(qp, chain.hosts.Get(0), Seconds(0), 100000);
+        Simulator::Stop(MilliSeconds(1));
+        Simulator::Run();
+        EXPECT_EQ(peer->GetBytesReceived(), 100000u);
+        if (option == "PromiscuousCallback")
+        {
+            ASSERT_GE(a->GetTxFrames(), 100u); // the 100 data packets
+            EXPECT_EQ(promiscuous, a->GetTxFrames());
+        }
+        else
+        {
+            EXPECT_EQ(a->GetTxFramesWithHeadBeside(), 0u);
+            EXPECT_EQ(b->GetTxFramesWithHeadBeside(), 0u);
+        }
+        EXPECT_EQ(beyond->GetTxFramesWithHeadBeside() > 0, metadataOff);
+        Simulator::Destroy();
+    }
 }
 
 TEST(RdmaFrameEquivalence, EgressProcessorSeesTheArrivingHead)
