@@ -129,15 +129,27 @@ RdmaChannel::PrefetchDelivery(uint32_t side, uint32_t stage) const
     }
     if (stage == 2)
     {
-        __builtin_prefetch(&m_heads[side].front());
-        __builtin_prefetch(m_inFlight[side].front_address());
+        // Loaded, not prefetched (see RdmaSimulatorImpl::Touch): stage 3 reads the packet
+        // pointer from the one, and a head (39 bytes) may cross into a second line.
+        const FrameHead& head = m_heads[side].front();
+        RdmaSimulatorImpl::Touch(&head);
+        RdmaSimulatorImpl::Touch(&head.data.back());
+        RdmaSimulatorImpl::Touch(m_inFlight[side].front_address());
         if (m_devices[side])
         {
             m_devices[side]->PrefetchFrameLines();
         }
         return;
     }
-    __builtin_prefetch(m_inFlight[side].front());
+    if (stage == 3)
+    {
+        __builtin_prefetch(m_inFlight[side].front());
+    }
+    if (m_devices[side])
+    {
+        const FrameHead& head = m_heads[side].front();
+        m_devices[side]->PrefetchReceive(head.data.data(), head.bytes, stage - 2);
+    }
 }
 
 void

@@ -142,10 +142,12 @@ class RdmaChannel : public Channel
 
     /**
      * Prefetch for DeliverNext(side) (ArrivalEvent::Prefetch): stage 1 this channel's lines
-     * of that direction; stage 2 the frame's slots in the two queues and the receiving
-     * device's per-frame lines; stage 3 the frame's packet.
+     * of that direction; stage 2 loads the frame's slots in the two queues
+     * (RdmaSimulatorImpl::Touch) and prefetches the receiving device's per-frame lines;
+     * stage 3 the frame's packet; stages 3 to 5 the receiving device's stages 1 to 3 of
+     * RdmaNetDevice::PrefetchReceive.
      * \param side the receiving device's index
-     * \param stage 1, 2 or 3
+     * \param stage 1 to 5
      */
     void PrefetchDelivery(uint32_t side, uint32_t stage) const;
 

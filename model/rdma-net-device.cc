@@ -1209,16 +1209,50 @@ RdmaNetDevice::PrefetchTransmit(uint32_t stage) const
     const uint32_t cls = m_queuedClasses ? HighestClass(m_queuedClasses) : 0;
     if (stage == 2)
     {
-        __builtin_prefetch(&m_queues[cls]);
         __builtin_prefetch(m_fc);
         __builtin_prefetch(PeekPointer(m_channel));
         __builtin_prefetch(m_peer);
+        if (!m_queues[cls].empty())
+        {
+            // Loaded, not prefetched (RdmaSimulatorImpl::Touch): stage 3 reads it.
+            RdmaSimulatorImpl::Touch(m_queues[cls].front_address());
+        }
         return;
     }
-    if (!m_queues[cls].empty())
+    if (stage == 3)
     {
-        __builtin_prefetch(m_queues[cls].front_address());
+        if (!m_queues[cls].empty())
+        {
+            // The packet itself: TryTransmit reads its size first thing.
+            __builtin_prefetch(*static_cast<const void* const*>(m_queues[cls].front_address()));
+        }
+        RdmaSimulatorImpl::Touch(m_portHandler); // its virtual table pointer, for stages 4, 5
+        return;
     }
+    if (m_portHandler)
+    {
+        m_portHandler->PrefetchTransmit(m_handlerPort, cls, stage - 3);
+    }
+}
+
+void
+RdmaNetDevice::PrefetchReceive(const uint8_t* head, uint32_t headBytes, uint32_t stage) const
+{
+    // ReceiveWithHead's fast path, where the handler is given the route bytes beside.
+    if (headBytes != RdmaChannel::MAX_HEAD_BYTES || !m_handlerReadsRouteHead ||
+        (m_watched & RX_SLOW_PATH))
+    {
+        return;
+    }
+    if (stage == 1)
+    {
+        RdmaSimulatorImpl::Touch(m_portHandler); // its virtual table pointer, for stages 2, 3
+        return;
+    }
+    m_portHandler->PrefetchReceive(m_handlerPort,
+                                   head + ETHERNET_HEADER_BYTES,
+                                   RdmaPortHandler::ROUTE_HEAD_BYTES,
+                                   stage - 1);
 }
 
 void

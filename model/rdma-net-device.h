@@ -111,6 +111,36 @@ class RdmaPortHandler
      * \param cls its class
      */
     virtual void HandleDequeue(uint32_t port, const Ptr<Packet>& packet, uint8_t cls) = 0;
+
+    /**
+     * Prefetch what HandleReceive will read for the next frame arriving on port, whose head
+     * is given (a hint for RdmaSimulatorImpl's prefetching of the next events: it changes
+     * nothing). Called for stage 1, then one event later for stage 2 (the lines reached
+     * through those stage 1 loaded or prefetched).
+     * \param port the port number given to RdmaNetDevice::SetPortHandler
+     * \param head the frame's head as HandleReceive will be given it
+     * \param headBytes how many bytes head holds
+     * \param stage 1 or 2
+     */
+    virtual void PrefetchReceive(uint32_t /* port */,
+                                 const uint8_t* /* head */,
+                                 uint32_t /* headBytes */,
+                                 uint32_t /* stage */) const
+    {
+    }
+
+    /**
+     * Prefetch what the next transmission of port will read here (HandleDequeue, or a NIC's
+     * pull of its next packet), like PrefetchReceive.
+     * \param port the port number given to RdmaNetDevice::SetPortHandler
+     * \param cls the class the port will probably serve (the highest one queued)
+     * \param stage 1 or 2
+     */
+    virtual void PrefetchTransmit(uint32_t /* port */,
+                                  uint32_t /* cls */,
+                                  uint32_t /* stage */) const
+    {
+    }
 };
 
 /**
@@ -550,6 +580,17 @@ eturn the checksum after
         }
     }
 
+    /**
+     * Prefetch for ReceiveWithHead of a frame with this head (RdmaChannel::PrefetchDelivery):
+     * the port handler's stage of RdmaPortHandler::PrefetchReceive, when the handler will
+     * be given the route bytes that traveled beside the packet (a switch's port): stage 1
+     * the handler's object, stages 2 and 3 the handler's stages 1 and 2.
+     * \param head the frame's head beside the packet
+     * \param headBytes how many bytes head holds
+     * \param stage 1 to 3
+     */
+    void PrefetchReceive(const uint8_t* head, uint32_t headBytes, uint32_t stage) const;
+
   protected:
     void DoDispose() override;
 
@@ -610,9 +651,11 @@ eturn the checksum after
     class TxCompleteEvent;
     /**
      * Prefetch for TransmitComplete (TxCompleteEvent::Prefetch): stage 1 this object's
-     * per-frame lines; stage 2 the class queue to be served, the flow control, the channel
-     * and the peer; stage 3 the slot of that queue's first packet.
-     * \param stage 1, 2 or 3
+     * per-frame lines; stage 2 the flow control, the channel and the peer, and loads the
+     * slot of the first packet of the class queue to be served; stage 3 that packet and the
+     * port handler's object; stages 4 and 5 the handler's stages 1 and 2
+     * (RdmaPortHandler::PrefetchTransmit).
+     * \param stage 1 to 5
      */
     void PrefetchTransmit(uint32_t stage) const;
     /// The end-of-frame event object: scheduled once per frame on a busy port, with a

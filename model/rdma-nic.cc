@@ -501,6 +501,26 @@ RdmaNic::GetRxDiscards() const
     return m_rxDiscards;
 }
 
+void
+RdmaNic::PrefetchTransmit(uint32_t port, uint32_t /* cls */, uint32_t stage) const
+{
+    const std::size_t n = m_qps.size();
+    if (n == 0 || port >= m_rrNext.size())
+    {
+        return;
+    }
+    const std::size_t first = m_rrNext[port] % n;
+    const std::size_t second = (first + 1) % n;
+    if (stage == 1)
+    {
+        RdmaSimulatorImpl::Touch(&m_qps[first]); // loaded: stage 2 reads the pointers
+        RdmaSimulatorImpl::Touch(&m_qps[second]);
+        return;
+    }
+    m_qps[first]->PrefetchOfferLines();
+    m_qps[second]->PrefetchOfferLines();
+}
+
 Ptr<Packet>
 RdmaNic::PullPacket(uint32_t port, uint8_t pausedMask, uint8_t* cls)
 {

@@ -251,6 +251,15 @@ class RdmaNic : public Object, public RdmaPortHandler
                        bool headBeside) override;
     /// The NIC's own ACKs, NAKs and CNPs leave a port's class queues: nothing to do.
     void HandleDequeue(uint32_t port, const Ptr<Packet>& packet, uint8_t cls) override;
+    /**
+     * Prefetch for PullPacket, which offers the port to the queue pairs in turn from
+     * m_rrNext[port]: stage 1 loads the first two queue pairs' pointers, stage 2 prefetches
+     * the lines of those queue pairs it reads first.
+     * \param port the port
+     * \param cls unused (the NIC pulls when the class queues are empty)
+     * \param stage 1 or 2
+     */
+    void PrefetchTransmit(uint32_t port, uint32_t cls, uint32_t stage) const override;
     /// Count and trace a received packet the NIC cannot use.
     void DiscardRx(Ptr<const Packet> packet, const char* reason);
     /// \return the NIC-wide settings passed to queue pairs

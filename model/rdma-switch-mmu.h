@@ -199,6 +199,33 @@ class RdmaSwitchMmu : public Object
         return m_egress[outPort][cls];
     }
 
+    /**
+     * Prefetch the counters Admit and Release read for an ingress queue (a hint for
+     * RdmaSwitch's prefetching; nothing is read).
+     * \param inPort ingress port (ignored if not one)
+     * \param cls class
+     */
+    void PrefetchIngress(uint32_t inPort, uint8_t cls) const
+    {
+        if (inPort < m_ingress.size() && cls < NUM_CLASSES)
+        {
+            __builtin_prefetch(&m_ingress[inPort][cls]);
+        }
+    }
+
+    /**
+     * Prefetch the counter Admit and Release read for an egress queue, like PrefetchIngress.
+     * \param outPort egress port (ignored if not one)
+     * \param cls class
+     */
+    void PrefetchEgress(uint32_t outPort, uint8_t cls) const
+    {
+        if (outPort < m_egress.size() && cls < NUM_CLASSES)
+        {
+            __builtin_prefetch(&m_egress[outPort][cls]);
+        }
+    }
+
     /// \return bytes of the (ingress port, class) queue, all three parts
     uint64_t GetIngressBytes(uint32_t inPort, uint8_t cls) const;
     /// \return reserved-space bytes used by the (ingress port, class) queue

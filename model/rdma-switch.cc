@@ -1275,6 +1275,56 @@ RdmaSwitch::Forward(uint32_t inPort,
 }
 
 void
+RdmaSwitch::PrefetchReceive(uint32_t port,
+                            const uint8_t* head,
+                            uint32_t headBytes,
+                            uint32_t stage) const
+{
+    if (headBytes < IPV4_HEADER_BYTES || !m_routeRunsValid || port >= m_ports.size())
+    {
+        return; // Forward drops it or rebuilds its routes first: nothing worth guessing
+    }
+    const uint8_t cls = head[1] >> 5;
+    const std::vector<uint32_t>& routes = m_routeSets[RouteSetId(ReadU32(head + 16))];
+    if (stage == 1)
+    {
+        __builtin_prefetch(routes.data());
+        __builtin_prefetch(m_portFc[port]);
+        m_mmu->PrefetchIngress(port, cls);
+        return;
+    }
+    if (routes.size() == 1 && routes[0] < m_ports.size())
+    {
+        const uint32_t outPort = routes[0];
+        m_mmu->PrefetchEgress(outPort, cls);
+        __builtin_prefetch(&m_ingressFifo[outPort][cls]);
+        m_ports[outPort]->PrefetchFrameLines();
+    }
+}
+
+void
+RdmaSwitch::PrefetchTransmit(uint32_t port, uint32_t cls, uint32_t stage) const
+{
+    if (port >= m_ingressFifo.size() || cls >= NUM_CLASSES || m_ingressFifo[port][cls].empty())
+    {
+        return;
+    }
+    const IngressEntry& entry = m_ingressFifo[port][cls].front();
+    if (stage == 1)
+    {
+        RdmaSimulatorImpl::Touch(&entry); // loaded: stage 2 reads its ingress port
+        return;
+    }
+    const uint32_t inPort = entry.flags & FIFO_PORT_MASK;
+    m_mmu->PrefetchIngress(inPort, static_cast<uint8_t>(cls));
+    m_mmu->PrefetchEgress(port, static_cast<uint8_t>(cls));
+    if (inPort < m_portFc.size())
+    {
+        __builtin_prefetch(m_portFc[inPort]);
+    }
+}
+
+void
 RdmaSwitch::HandleDequeue(uint32_t port, const Ptr<Packet>& packet, uint8_t cls)
 {
     NS_LOG_FUNCTION(this << port << packet << unsigned(cls));

@@ -571,6 +571,30 @@ class RdmaSwitch : public Object, public RdmaPortHandler
     void HandleDequeue(uint32_t port, const Ptr<Packet>& packet, uint8_t cls) override;
 
     /**
+     * Prefetch for Forward: stage 1 the route set of the head's destination (looked up),
+     * the ingress port's flow control and buffer counters; stage 2, when that route set
+     * has one port (no load balancing to guess), the egress port's counters, class FIFO
+     * and device.
+     * \param port ingress port
+     * \param head the IPv4 head Forward will be given
+     * \param headBytes how many bytes head holds
+     * \param stage 1 or 2
+     */
+    void PrefetchReceive(uint32_t port,
+                         const uint8_t* head,
+                         uint32_t headBytes,
+                         uint32_t stage) const override;
+
+    /**
+     * Prefetch for ReleaseEgress: stage 1 loads the first entry of the class FIFO; stage 2
+     * the counters and flow control of that entry's ingress port and the egress counters.
+     * \param port egress port
+     * \param cls class
+     * \param stage 1 or 2
+     */
+    void PrefetchTransmit(uint32_t port, uint32_t cls, uint32_t stage) const override;
+
+    /**
      * \param node the switch's node (may be null)
      * \return the ECMP seed used when the EcmpSeed attribute is 0: 2^32 + node id for
      *         RngSeed 1 and RngRun 1, its bits 33-63 drawn from the seed and run otherwise

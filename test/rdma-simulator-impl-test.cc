@@ -8,17 +8,23 @@
 
 #include "rdma-test-utils.h"
 
+#include "ns3/boolean.h"
 #include "ns3/command-line.h"
 #include "ns3/config.h"
+#include "ns3/double.h"
+#include "ns3/fat-tree-helper.h"
 #include "ns3/global-value.h"
 #include "ns3/make-event.h"
 #include "ns3/rdma-helper.h"
 #include "ns3/rdma-simulator-impl.h"
+#include "ns3/rdma-switch.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <functional>
 #include <gtest/gtest.h>
 #include <random>
 #include <sstream>
@@ -331,14 +337,14 @@ namespace
 {
 
 /**
- * An 8-to-1 incast through one switch (PFC pauses the senders) under RdmaSimulatorImpl and
- * the radix scheduler, prefetching for the next events from the given number of pending
- * events on.
+ * Run a scenario under RdmaSimulatorImpl and the radix scheduler, prefetching for the next
+ * events from the given number of pending events on, and restore the defaults after.
  * \param prefetchMinPending RdmaSimulatorImpl::PrefetchMinPending (0: never)
- * \return each completion's time (ps) and length, the events run and the pause frames
+ * \param scenario builds the scenario, runs it and returns its log
+ * \return the log
  */
 std::string
-IncastLog(uint32_t prefetchMinPending)
+WithPrefetching(uint32_t prefetchMinPending, const std::function<std::string()>& scenario)
 {
     StringValue savedImpl;
     StringValue savedScheduler;
@@ -350,18 +356,21 @@ IncastLog(uint32_t prefetchMinPending)
     const Ptr<const AttributeValue> savedPrefetch = prefetch.initialValue;
     Config::SetDefault("ns3::RdmaSimulatorImpl::PrefetchMinPending",
                        UintegerValue(prefetchMinPending));
-    Star star(9, "100Gbps", MicroSeconds(1));
-    star.rdma.SetMmuAttribute("BufferSize", UintegerValue(1024 * 1024));
-    star.Install();
-    std::vector<CompletionLog> logs(8);
-    for (uint32_t i = 0; i < 8; ++i)
-    {
-        auto [a, b] = star.rdma.Connect(star.hosts.Get(i + 1), star.hosts.Get(0));
-        logs[i].Attach(a, b);
-        PostWriteAt(a, star.hosts.Get(i + 1), NanoSeconds(100 * i), 200'000, i);
-    }
-    Simulator::Stop(MilliSeconds(10));
-    Simulator::Run();
+    const std::string log = scenario();
+    Simulator::Destroy();
+    Config::SetDefault("ns3::RdmaSimulatorImpl::PrefetchMinPending", *savedPrefetch);
+    GlobalValue::Bind("SimulatorImplementationType", savedImpl);
+    GlobalValue::Bind("SchedulerType", savedScheduler);
+    return log;
+}
+
+/**
+ * \param logs the queue pairs' completion logs
+ * \return each completion's time (ps) and length, one per line
+ */
+std::string
+CompletionLines(const std::vector<CompletionLog>& logs)
+{
     std::ostringstream log;
     for (const CompletionLog& l : logs)
     {
@@ -370,13 +379,85 @@ IncastLog(uint32_t prefetchMinPending)
             log << c.completionTime.GetPicoSeconds() << ' ' << c.length << '\n';
         }
     }
-    log << "events " << Simulator::GetEventCount() << " pauses "
-        << star.Switch()->GetPfcPausesSent() << '\n';
-    Simulator::Destroy();
-    Config::SetDefault("ns3::RdmaSimulatorImpl::PrefetchMinPending", *savedPrefetch);
-    GlobalValue::Bind("SimulatorImplementationType", savedImpl);
-    GlobalValue::Bind("SchedulerType", savedScheduler);
     return log.str();
+}
+
+/**
+ * An 8-to-1 incast through one switch (PFC pauses the senders).
+ * \param prefetchMinPending RdmaSimulatorImpl::PrefetchMinPending (0: never)
+ * \return each completion's time (ps) and length, the events run and the pause frames
+ */
+std::string
+IncastLog(uint32_t prefetchMinPending)
+{
+    return WithPrefetching(prefetchMinPending, [] {
+        Star star(9, "100Gbps", MicroSeconds(1));
+        star.rdma.SetMmuAttribute("BufferSize", UintegerValue(1024 * 1024));
+        star.Install();
+        std::vector<CompletionLog> logs(8);
+        for (uint32_t i = 0; i < 8; ++i)
+        {
+            auto [a, b] = star.rdma.Connect(star.hosts.Get(i + 1), star.hosts.Get(0));
+            logs[i].Attach(a, b);
+            PostWriteAt(a, star.hosts.Get(i + 1), NanoSeconds(100 * i), 200'000, i);
+        }
+        Simulator::Stop(MilliSeconds(10));
+        Simulator::Run();
+        std::ostringstream log;
+        log << CompletionLines(logs) << "events " << Simulator::GetEventCount() << " pauses "
+            << star.Switch()->GetPfcPausesSent() << '\n';
+        return log.str();
+    });
+}
+
+/**
+ * A k = 4 fat-tree (16 hosts, 20 switches) under DCQCN with ECN marking: every host writes
+ * to the host five after it (most flows cross the core, the edge and aggregation switches
+ * balance them over their uplinks), and hosts 1 to 6 also to host 0 (an incast that pauses).
+ * \param prefetchMinPending RdmaSimulatorImpl::PrefetchMinPending (0: never)
+ * \return each completion's time (ps) and length, the events run, the frames the switches
+ *         forwarded and the ECN marks
+ */
+std::string
+FatTreeLog(uint32_t prefetchMinPending)
+{
+    return WithPrefetching(prefetchMinPending, [] {
+        RdmaHelper rdma;
+        rdma.SetCongestionControl("ns3::DcqcnCongestionControl");
+        rdma.SetSwitchAttribute("EcnEnabled", BooleanValue(true));
+        rdma.SetSwitchAttribute("EcnKmin", UintegerValue(5000));
+        rdma.SetSwitchAttribute("EcnKmax", UintegerValue(20000));
+        rdma.SetSwitchAttribute("EcnPmax", DoubleValue(0.2));
+        rdma.SetMmuAttribute("BufferSize", UintegerValue(512 * 1024));
+        FatTreeHelper tree;
+        tree.SetThreeTier(4);
+        tree.Install(rdma);
+        rdma.AssignStreams(tree.GetSwitches(), 100); // the marks: the same in both runs
+        const uint32_t n = tree.GetNHosts();
+        std::vector<CompletionLog> logs(n + 6);
+        for (uint32_t i = 0; i < n + 6; ++i)
+        {
+            const uint32_t src = i < n ? i : i - n + 1;
+            const uint32_t dst = i < n ? (i + 5) % n : 0;
+            auto [a, b] = rdma.Connect(tree.GetHost(src), tree.GetHost(dst));
+            logs[i].Attach(a, b);
+            PostWriteAt(a, tree.GetHost(src), NanoSeconds(50 * i), 150'000, i);
+        }
+        Simulator::Stop(MilliSeconds(10));
+        Simulator::Run();
+        uint64_t forwarded = 0;
+        uint64_t marked = 0;
+        for (uint32_t s = 0; s < tree.GetSwitches().GetN(); ++s)
+        {
+            Ptr<RdmaSwitch> sw = tree.GetSwitches().Get(s)->GetObject<RdmaSwitch>();
+            forwarded += sw->GetForwardedPackets();
+            marked += sw->GetEcnMarks();
+        }
+        std::ostringstream log;
+        log << CompletionLines(logs) << "events " << Simulator::GetEventCount() << " forwarded "
+            << forwarded << " marked " << marked << '\n';
+        return log.str();
+    });
 }
 
 } // namespace
@@ -387,10 +468,33 @@ IncastLog(uint32_t prefetchMinPending)
 // checks that the prefetch stages touch no freed or foreign memory.
 TEST(RdmaSimulatorImpl, PrefetchingChangesNothing)
 {
+    if (std::getenv(PacketMetadataOn::METADATA_OFF_ENV) == nullptr)
+    {
+        RunInChildWithMetadataOff("RdmaSimulatorImpl.PrefetchingChangesNothing");
+    }
     const std::string with = IncastLog(1);
     const std::string without = IncastLog(0);
     EXPECT_EQ(with, without);
     EXPECT_NE(with.find("200000"), std::string::npos) << with; // the WRITEs completed
     EXPECT_EQ(std::count(with.begin(), with.end(), '\n'), 9) << with;
     EXPECT_EQ(with.find(" pauses 0\n"), std::string::npos) << with; // PFC paused the senders
+}
+
+// The same on a fat-tree, where a frame crosses up to five switches: the switches' own
+// prefetch stages (RdmaSwitch::PrefetchReceive and PrefetchTransmit: the route looked up
+// from the head beside the packet, the FIFO entry of the next frame to leave) run at every
+// hop, on single-port and load-balanced route sets, with ECN marks and PFC pauses.
+TEST(RdmaSimulatorImpl, PrefetchingChangesNothingOnAFatTree)
+{
+    // Frames carry their head beside the packet, the path the switches' stages prefetch
+    // for, only with ns-3's packet metadata off: the test runs in a child with it off too.
+    if (std::getenv(PacketMetadataOn::METADATA_OFF_ENV) == nullptr)
+    {
+        RunInChildWithMetadataOff("RdmaSimulatorImpl.PrefetchingChangesNothingOnAFatTree");
+    }
+    const std::string with = FatTreeLog(1);
+    const std::string without = FatTreeLog(0);
+    EXPECT_EQ(with, without);
+    EXPECT_EQ(std::count(with.begin(), with.end(), '\n'), 16 + 6 + 1) << with; // all completed
+    EXPECT_EQ(with.find(" marked 0\n"), std::string::npos) << with;            // ECN marked
 }
