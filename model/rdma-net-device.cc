@@ -1226,7 +1226,10 @@ RdmaNetDevice::PrefetchTransmit(uint32_t stage) const
             // The packet itself: TryTransmit reads its size first thing.
             __builtin_prefetch(*static_cast<const void* const*>(m_queues[cls].front_address()));
         }
-        RdmaSimulatorImpl::Touch(m_portHandler); // its virtual table pointer, for stages 4, 5
+        if (m_portHandler) // none where the receiver is a callback
+        {
+            RdmaSimulatorImpl::Touch(m_portHandler); // its virtual table pointer, for 4 and 5
+        }
         return;
     }
     if (m_portHandler)

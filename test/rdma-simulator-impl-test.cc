@@ -15,7 +15,11 @@
 #include "ns3/fat-tree-helper.h"
 #include "ns3/global-value.h"
 #include "ns3/make-event.h"
+#include "ns3/node-container.h"
+#include "ns3/packet.h"
 #include "ns3/rdma-helper.h"
+#include "ns3/rdma-link-helper.h"
+#include "ns3/rdma-net-device.h"
 #include "ns3/rdma-simulator-impl.h"
 #include "ns3/rdma-switch.h"
 #include "ns3/simulator.h"
@@ -460,6 +464,50 @@ FatTreeLog(uint32_t prefetchMinPending)
     });
 }
 
+/// Receive callback: record the arrival time.
+void
+RecordArrival(std::vector<int64_t>* times, Ptr<RdmaNetDevice>, Ptr<Packet>)
+{
+    times->push_back(Simulator::Now().GetPicoSeconds());
+}
+
+/**
+ * Sixteen links of two devices each, with no port handler (the receivers are callbacks, as
+ * for a protocol that is neither the module's NIC nor its switch): on every link one device
+ * sends 64 frames queued at once, so that many events share the scheduler's current run.
+ * \param prefetchMinPending RdmaSimulatorImpl::PrefetchMinPending (0: never)
+ * \return the arrival times (ps), one per line
+ */
+std::string
+BareLinksLog(uint32_t prefetchMinPending)
+{
+    return WithPrefetching(prefetchMinPending, [] {
+        constexpr uint32_t LINKS = 16;
+        std::vector<int64_t> arrivals;
+        arrivals.reserve(LINKS * 64);
+        for (uint32_t l = 0; l < LINKS; ++l)
+        {
+            NodeContainer nodes;
+            nodes.Create(2);
+            NetDeviceContainer d = RdmaLinkHelper().Install(nodes);
+            Ptr<RdmaNetDevice> a = DynamicCast<RdmaNetDevice>(d.Get(0));
+            DynamicCast<RdmaNetDevice>(d.Get(1))->SetRdmaReceiveCallback(
+                MakeBoundCallback(&RecordArrival, &arrivals));
+            for (uint32_t i = 0; i < 64; ++i)
+            {
+                a->Enqueue(Create<Packet>(1000), 3);
+            }
+        }
+        Simulator::Run();
+        std::ostringstream log;
+        for (int64_t t : arrivals)
+        {
+            log << t << '\n';
+        }
+        return log.str();
+    });
+}
+
 } // namespace
 
 // Prefetching for the next events (from one pending event on: every event, every stage)
@@ -484,6 +532,17 @@ TEST(RdmaSimulatorImpl, PrefetchingChangesNothing)
 // prefetch stages (RdmaSwitch::PrefetchReceive and PrefetchTransmit: the route looked up
 // from the head beside the packet, the FIFO entry of the next frame to leave) run at every
 // hop, on single-port and load-balanced route sets, with ECN marks and PFC pauses.
+// A device without a port handler (its receiver a callback) has no handler's stages to
+// prefetch for: prefetching for every event changes nothing there either (it had read
+// through the null handler and crashed).
+TEST(RdmaSimulatorImpl, PrefetchingChangesNothingOnALinkWithoutPortHandlers)
+{
+    const std::string with = BareLinksLog(1);
+    const std::string without = BareLinksLog(0);
+    EXPECT_EQ(with, without);
+    EXPECT_EQ(std::count(with.begin(), with.end(), '\n'), 16 * 64) << with;
+}
+
 TEST(RdmaSimulatorImpl, PrefetchingChangesNothingOnAFatTree)
 {
     // Frames carry their head beside the packet, the path the switches' stages prefetch
