@@ -98,7 +98,10 @@ RdmaChannel::RdmaChannel()
     m_arrival[1] = Create<ArrivalEvent>(this, 1);
 }
 
-RdmaChannel::~RdmaChannel() = default;
+RdmaChannel::~RdmaChannel()
+{
+    ReleaseFramesInFlight(); // a channel destroyed without Dispose
+}
 
 void
 RdmaChannel::DoDispose()
@@ -107,10 +110,27 @@ RdmaChannel::DoDispose()
     for (uint32_t side = 0; side < 2; ++side)
     {
         m_arrival[side]->Detach();
-        m_inFlight[side].clear();
-        m_heads[side].clear();
     }
+    ReleaseFramesInFlight();
     Channel::DoDispose();
+}
+
+void
+RdmaChannel::ReleaseFramesInFlight()
+{
+    for (uint32_t side = 0; side < 2; ++side)
+    {
+        RdmaFifo<InFlightFrame>& frames = m_inFlight[side];
+        while (!frames.empty())
+        {
+            if (Packet* packet = frames.front().packet)
+            {
+                packet->Unref();
+            }
+            frames.pop_front();
+        }
+        frames.clear();
+    }
 }
 
 void
@@ -118,7 +138,6 @@ RdmaChannel::PrefetchDelivery(uint32_t side, uint32_t stage) const
 {
     if (stage == 1)
     {
-        __builtin_prefetch(&m_heads[side]);
         __builtin_prefetch(&m_inFlight[side]);
         __builtin_prefetch(&m_devices[side]);
         return;
@@ -127,14 +146,12 @@ RdmaChannel::PrefetchDelivery(uint32_t side, uint32_t stage) const
     {
         return;
     }
+    const InFlightFrame& frame = m_inFlight[side].front();
     if (stage == 2)
     {
         // Loaded, not prefetched (see RdmaSimulatorImpl::Touch): stage 3 reads the packet
-        // pointer from the one, and a head (39 bytes) may cross into a second line.
-        const FrameHead& head = m_heads[side].front();
-        RdmaSimulatorImpl::Touch(&head);
-        RdmaSimulatorImpl::Touch(&head.data.back());
-        RdmaSimulatorImpl::Touch(m_inFlight[side].front_address());
+        // pointer and the head from it.
+        RdmaSimulatorImpl::Touch(&frame);
         if (m_devices[side])
         {
             m_devices[side]->PrefetchFrameLines();
@@ -143,29 +160,30 @@ RdmaChannel::PrefetchDelivery(uint32_t side, uint32_t stage) const
     }
     if (stage == 3)
     {
-        __builtin_prefetch(m_inFlight[side].front());
+        __builtin_prefetch(frame.packet);
     }
     if (m_devices[side])
     {
-        const FrameHead& head = m_heads[side].front();
-        m_devices[side]->PrefetchReceive(head.data.data(), head.bytes, stage - 2);
+        m_devices[side]->PrefetchReceive(frame.data.data(), frame.bytes, stage - 2);
     }
 }
 
 void
 RdmaChannel::DeliverNext(uint32_t side)
 {
-    // The queue's reference goes to the device (no copy: take_front adopts it).
-    const FrameHead& head = m_heads[side].front();
-    if (head.bytes == 0)
+    // The slot's reference goes to the device (no copy: the Ptr adopts it).
+    RdmaFifo<InFlightFrame>& frames = m_inFlight[side];
+    const InFlightFrame& frame = frames.front();
+    Packet* const packet = frame.packet;
+    if (frame.bytes == 0)
     {
-        m_heads[side].pop_front();
-        m_devices[side]->Receive(m_inFlight[side].take_front());
+        frames.pop_front();
+        m_devices[side]->Receive(Ptr<Packet>(packet, false));
         return;
     }
-    const FrameHead copy = head; // the receiver may send (and queue) synchronously
-    m_heads[side].pop_front();
-    m_devices[side]->ReceiveWithHead(m_inFlight[side].take_front(), copy.data.data(), copy.bytes);
+    const InFlightFrame copy = frame; // the receiver may send (and queue) synchronously
+    frames.pop_front();
+    m_devices[side]->ReceiveWithHead(Ptr<Packet>(packet, false), copy.data.data(), copy.bytes);
 }
 
 void
@@ -210,10 +228,35 @@ RdmaChannel::SideOf(const Ptr<RdmaNetDevice>& src)
 }
 
 void
-RdmaChannel::Launch(const Ptr<Packet>& frame, uint32_t side, const Time& rxTime)
+RdmaChannel::Launch(const Ptr<Packet>& frame,
+                    uint32_t side,
+                    const Time& rxTime,
+                    const uint8_t* head,
+                    uint32_t headBytes)
 {
-    m_inFlight[side].push_back(frame); // the channel's own reference
-    m_arrival[side]->Ref();            // released by the scheduler after the event ran
+    constexpr uint32_t ETHERNET = RdmaNetDevice::ETHERNET_HEADER_BYTES;
+    constexpr uint32_t WITH_IPV4 = ETHERNET + RdmaPortHandler::IPV4_HEAD_BESIDE_BYTES;
+    InFlightFrame& slot = m_inFlight[side].push_back_slot();
+    slot.packet = PeekPointer(frame);
+    if (slot.packet)
+    {
+        slot.packet->Ref(); // the slot's own reference
+    }
+    slot.bytes = static_cast<uint8_t>(headBytes);
+    // Constant sizes: copies the compiler inlines.
+    if (headBytes == MAX_HEAD_BYTES)
+    {
+        std::memcpy(slot.data.data(), head, MAX_HEAD_BYTES);
+    }
+    else if (headBytes == WITH_IPV4)
+    {
+        std::memcpy(slot.data.data(), head, WITH_IPV4);
+    }
+    else if (headBytes == ETHERNET)
+    {
+        std::memcpy(slot.data.data(), head, ETHERNET);
+    }
+    m_arrival[side]->Ref(); // released by the scheduler after the event ran
     RdmaSimulatorImpl::ScheduleDirectNow(m_context[side], rxTime, PeekPointer(m_arrival[side]));
 }
 
@@ -227,10 +270,7 @@ RdmaChannel::TransmitStart(const Ptr<Packet>& frame, const Ptr<RdmaNetDevice>& s
     {
         m_txrxTrace(frame, src, m_devices[side], txTime, rxTime);
     }
-    FrameHead none;
-    none.bytes = 0;
-    m_heads[side].push_back(none);
-    Launch(frame, side, rxTime);
+    Launch(frame, side, rxTime, nullptr, 0);
     return true;
 }
 
@@ -251,23 +291,7 @@ RdmaChannel::TransmitStartWithHead(const Ptr<Packet>& packet,
                         << WITH_IPV4 << " (and the first 12 IPv4 bytes) or " << MAX_HEAD_BYTES
                         << " (and the first 24)");
     NS_ASSERT_MSG(side < m_nDevices, "RdmaChannel::TransmitStartWithHead: side " << side);
-    FrameHead kept;
-    kept.bytes = static_cast<uint8_t>(headBytes);
-    // Constant sizes: copies the compiler inlines.
-    if (headBytes == MAX_HEAD_BYTES)
-    {
-        std::memcpy(kept.data.data(), head, MAX_HEAD_BYTES);
-    }
-    else if (headBytes == WITH_IPV4)
-    {
-        std::memcpy(kept.data.data(), head, WITH_IPV4);
-    }
-    else
-    {
-        std::memcpy(kept.data.data(), head, ETHERNET);
-    }
-    m_heads[side].push_back(kept);
-    Launch(packet, side, txTime + m_delay);
+    Launch(packet, side, txTime + m_delay, head, headBytes);
 }
 
 Time

@@ -142,8 +142,8 @@ class RdmaChannel : public Channel
 
     /**
      * Prefetch for DeliverNext(side) (ArrivalEvent::Prefetch): stage 1 this channel's lines
-     * of that direction; stage 2 loads the frame's slots in the two queues
-     * (RdmaSimulatorImpl::Touch) and prefetches the receiving device's per-frame lines;
+     * of that direction; stage 2 loads the frame's slot (its packet pointer and head, one
+     * line: RdmaSimulatorImpl::Touch) and prefetches the receiving device's per-frame lines;
      * stage 3 the frame's packet; stages 3 to 5 the receiving device's stages 1 to 3 of
      * RdmaNetDevice::PrefetchReceive.
      * \param side the receiving device's index
@@ -152,19 +152,34 @@ class RdmaChannel : public Channel
     void PrefetchDelivery(uint32_t side, uint32_t stage) const;
 
     /**
-     * Queue a frame towards the device of \p side and schedule its arrival.
+     * A frame on the wire: its packet and the head kept beside it (bytes 0: the packet is
+     * the whole frame). One cache line, aligned: the arrival reads one line per frame (its
+     * packet and head had been kept in two rings, on two or three lines).
+     */
+    struct alignas(64) InFlightFrame
+    {
+        Packet* packet; //!< the packet; the slot holds one reference (Ref at Launch)
+        uint8_t bytes;  //!< how many of data hold the head
+        std::array<uint8_t, MAX_HEAD_BYTES> data; //!< the head
+    };
+
+    /**
+     * Queue a frame towards the device of \p side (the slot takes a reference to its
+     * packet) and schedule its arrival.
      * \param frame the frame (or the packet, if its head travels beside it)
      * \param side the receiving device's index
      * \param rxTime serialization time plus propagation delay
+     * \param head the head kept beside the packet (null if none)
+     * \param headBytes its bytes: 0, 14, 26 or MAX_HEAD_BYTES
      */
-    void Launch(const Ptr<Packet>& frame, uint32_t side, const Time& rxTime);
+    void Launch(const Ptr<Packet>& frame,
+                uint32_t side,
+                const Time& rxTime,
+                const uint8_t* head,
+                uint32_t headBytes);
 
-    /// A frame's head kept beside its packet (FrameHead::bytes 0: the packet is the frame).
-    struct FrameHead
-    {
-        uint8_t bytes;                            //!< how many of data hold the head
-        std::array<uint8_t, MAX_HEAD_BYTES> data; //!< the head
-    };
+    /// Release the references the frames on the wire hold, and the rings' storage.
+    void ReleaseFramesInFlight();
 
     Time m_delay;
     Ptr<RdmaNetDevice> m_devices[2];
@@ -177,8 +192,7 @@ class RdmaChannel : public Channel
     /// in the order they were sent (each starts after the previous one ended), so one event
     /// object per direction, scheduled once per frame, delivers them in turn: no event
     /// object is made or destroyed per frame.
-    RdmaFifo<Ptr<Packet>> m_inFlight[2];
-    RdmaFifo<FrameHead> m_heads[2]; //!< per frame of m_inFlight, its head kept beside it
+    RdmaFifo<InFlightFrame> m_inFlight[2];
     bool m_ownTransmit{false};      //!< TransmitStart is this class's own (not overridden)
     Ptr<ArrivalEvent> m_arrival[2]; //!< the arrival event object of each direction
     /// Fired when a frame leaves the sender: packet, src, dst, txTime, txTime+delay.

@@ -63,6 +63,22 @@ class RdmaFifo
         ++m_size;
     }
 
+    /**
+     * Append an element as its slot holds it and return it for the caller to fill: no copy
+     * of a large element (only for trivially copyable T, whose old values mean nothing).
+     * \return the new newest element
+     */
+    T& push_back_slot()
+    {
+        static_assert(std::is_trivially_copyable_v<T>, "push_back_slot: T must be trivial");
+        if (m_size == m_ring.size())
+        {
+            Grow();
+        }
+        ++m_size;
+        return m_ring[(m_head + m_size - 1) & m_mask];
+    }
+
     /// Remove the oldest element (the queue must not be empty).
     void pop_front()
     {

@@ -46,3 +46,42 @@ TEST(RdmaFifo, PartitionPointMatchesTheStandardAlgorithmOnAWrappedRing)
     EXPECT_EQ(fifo.partition_point([](uint64_t) { return true; }), fifo.size());
     EXPECT_EQ(fifo.partition_point([](uint64_t) { return false; }), 0U);
 }
+
+// push_back_slot (the channel's frames on the wire fill their 64-byte slot in place) keeps
+// the order of a std::deque through growth and wrap-around, like push_back.
+TEST(RdmaFifo, PushBackSlotKeepsOrderThroughGrowthAndWrapAround)
+{
+    struct alignas(64) Slot
+    {
+        uint64_t value;
+        uint8_t bytes[40];
+    };
+
+    std::mt19937 rng(11);
+    RdmaFifo<Slot> fifo;
+    std::deque<uint64_t> reference;
+    uint64_t next = 0;
+    for (uint32_t step = 0; step < 20000; ++step)
+    {
+        if (reference.empty() || rng() % 3 != 0)
+        {
+            Slot& slot = fifo.push_back_slot();
+            EXPECT_EQ(reinterpret_cast<uintptr_t>(&slot) % 64, 0u);
+            slot.value = ++next;
+            slot.bytes[39] = static_cast<uint8_t>(next);
+            reference.push_back(next);
+        }
+        else
+        {
+            ASSERT_EQ(fifo.front().value, reference.front());
+            ASSERT_EQ(fifo.front().bytes[39], static_cast<uint8_t>(reference.front()));
+            fifo.pop_front();
+            reference.pop_front();
+        }
+        ASSERT_EQ(fifo.size(), reference.size());
+        if (!reference.empty())
+        {
+            ASSERT_EQ(fifo.back().value, reference.back());
+        }
+    }
+}

@@ -454,6 +454,35 @@ TEST(RdmaLink, DisposedChannelAndDeviceIgnoreTheirPendingEvents)
     Simulator::Destroy();
 }
 
+// A frame on the wire is held by the channel's slot (one reference, taken at the frame's
+// start), handed to the receiver without another, and released when the channel is disposed
+// with the frame still on the wire (a leak or a double release otherwise).
+TEST(RdmaLink, ChannelHoldsOneReferencePerFrameOnTheWireAndReleasesItAtDispose)
+{
+    TestLink link;
+    Ptr<Packet> first = MakeIpv4(1000, 26);
+    Ptr<Packet> second = MakeIpv4(1000, 26);
+    uint32_t onTheWire = 0;
+    uint32_t afterDispose = 0;
+    Simulator::Schedule(Seconds(0), [&]() {
+        link.da->Send(first, link.db->GetAddress(), 0x0800);
+        link.da->Send(second, link.db->GetAddress(), 0x0800);
+    });
+    // At 100 ns the first frame is on the wire (the test's reference and the channel's).
+    Simulator::Schedule(NanoSeconds(100), [&]() {
+        onTheWire = first->GetReferenceCount();
+        link.da->GetRdmaChannel()->Dispose();
+        afterDispose = first->GetReferenceCount();
+    });
+    Simulator::Run();
+    EXPECT_EQ(onTheWire, 2u);
+    EXPECT_EQ(afterDispose, 1u);
+    EXPECT_TRUE(link.rxB.arrivals.empty());
+    Simulator::Destroy();
+    EXPECT_EQ(first->GetReferenceCount(), 1u);
+    EXPECT_EQ(second->GetReferenceCount(), 1u);
+}
+
 TEST(RdmaLink, ChannelAndDeviceAttributes)
 {
     Ptr<Node> a = CreateObject<Node>();
