@@ -96,6 +96,7 @@ RdmaChannel::RdmaChannel()
     NS_LOG_FUNCTION(this);
     m_arrival[0] = Create<ArrivalEvent>(this, 0);
     m_arrival[1] = Create<ArrivalEvent>(this, 1);
+    m_txrxTrace.Watch(&m_wholeFrames, WATCH_TXRX);
 }
 
 RdmaChannel::~RdmaChannel()
@@ -201,7 +202,9 @@ RdmaChannel::Attach(Ptr<RdmaNetDevice> device)
     m_devices[m_nDevices++] = device;
     // Frames travel with their head beside the packet only through this class's own
     // TransmitStart: a subclass (an MPI link, a test's reordering cable) sees whole frames.
-    m_ownTransmit = typeid(*this) == typeid(RdmaChannel);
+    const bool ownTransmit = typeid(*this) == typeid(RdmaChannel);
+    m_wholeFrames = static_cast<uint16_t>(ownTransmit ? (m_wholeFrames & ~NOT_OWN_TRANSMIT)
+                                                      : (m_wholeFrames | NOT_OWN_TRANSMIT));
 }
 
 uint32_t

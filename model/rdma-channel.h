@@ -5,6 +5,7 @@
 #define RDMA_CHANNEL_H
 
 #include "rdma-net-device.h"
+#include "rdma-watched-trace.h"
 
 #include "ns3/channel.h"
 #include "ns3/nstime.h"
@@ -82,7 +83,7 @@ class RdmaChannel : public Channel
      */
     bool CarriesFrameHeads() const
     {
-        return m_ownTransmit && m_txrxTrace.IsEmpty();
+        return m_wholeFrames == 0;
     }
 
     /**
@@ -181,22 +182,31 @@ class RdmaChannel : public Channel
     /// Release the references the frames on the wire hold, and the rings' storage.
     void ReleaseFramesInFlight();
 
-    Time m_delay;
-    Ptr<RdmaNetDevice> m_devices[2];
-    std::size_t m_nDevices{0};
+    // Members in the order a frame's start and its arrival read them, together: in a large
+    // fabric every channel is far from the caches when its next frame comes, and these had
+    // lain on four of the object's lines (the trace's list last).
+    /// Why frames may not travel as a packet with its head beside it, one bit each
+    /// (CarriesFrameHeads: none).
+    uint16_t m_wholeFrames{NOT_OWN_TRANSMIT};
+    /// TransmitStart is a subclass's (or no device is attached yet).
+    static constexpr uint16_t NOT_OWN_TRANSMIT = 1U << 0;
+    /// TxRxRdma has a sink (RdmaWatchedTrace keeps the bit).
+    static constexpr uint16_t WATCH_TXRX = 1U << 1;
     /// Marks a context not looked up yet.
     static constexpr uint32_t NO_CONTEXT = 0xffffffff;
     /// Node id (event context) of each device, looked up at its first frame.
     uint32_t m_context[2]{NO_CONTEXT, NO_CONTEXT};
+    Time m_delay;
+    Ptr<ArrivalEvent> m_arrival[2]; //!< the arrival event object of each direction
     /// Frames on the wire towards each device, oldest first. Frames of one direction arrive
     /// in the order they were sent (each starts after the previous one ended), so one event
     /// object per direction, scheduled once per frame, delivers them in turn: no event
     /// object is made or destroyed per frame.
     RdmaFifo<InFlightFrame> m_inFlight[2];
-    bool m_ownTransmit{false};      //!< TransmitStart is this class's own (not overridden)
-    Ptr<ArrivalEvent> m_arrival[2]; //!< the arrival event object of each direction
+    Ptr<RdmaNetDevice> m_devices[2];
+    std::size_t m_nDevices{0};
     /// Fired when a frame leaves the sender: packet, src, dst, txTime, txTime+delay.
-    TracedCallback<Ptr<const Packet>, Ptr<NetDevice>, Ptr<NetDevice>, Time, Time> m_txrxTrace;
+    RdmaWatchedTrace<Ptr<const Packet>, Ptr<NetDevice>, Ptr<NetDevice>, Time, Time> m_txrxTrace;
 };
 
 } // namespace ns3

@@ -11,6 +11,7 @@
 #include "ns3/config.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
+#include "ns3/rdma-channel.h"
 #include "ns3/rdma-net-device.h"
 #include "ns3/rdma-watched-trace.h"
 #include "ns3/simulator.h"
@@ -103,5 +104,59 @@ TEST(RdmaWatchedTrace, DeviceSeesSinksConnectedThroughItsTypeIdAndConfig)
     EXPECT_TRUE(device->IsMacTxTraced());
     Config::Disconnect(path, MakeCallback(&PacketSinkWithContext));
     EXPECT_FALSE(device->IsMacTxTraced());
+    Simulator::Destroy();
+}
+
+namespace
+{
+
+void
+ChannelSink(Ptr<const Packet>, Ptr<NetDevice>, Ptr<NetDevice>, Time, Time)
+{
+}
+
+/// A subclass (an MPI link, a reordering cable) sees whole frames: it may override
+/// TransmitStart.
+class SubclassChannel : public RdmaChannel
+{
+};
+
+} // namespace
+
+// A channel carries frames as a packet with its head beside it only while nothing watches
+// the wire: its TxRxRdma sink (connected through the TypeId or Config, at any time) keeps a
+// bit beside the channel's per-frame members, and the devices read that bit per frame.
+TEST(RdmaWatchedTrace, ChannelCarriesFrameHeadsOnlyWithoutATxRxSink)
+{
+    Ptr<Node> a = CreateObject<Node>();
+    Ptr<Node> b = CreateObject<Node>();
+    Ptr<RdmaNetDevice> da = CreateObject<RdmaNetDevice>();
+    Ptr<RdmaNetDevice> db = CreateObject<RdmaNetDevice>();
+    a->AddDevice(da);
+    b->AddDevice(db);
+    Ptr<RdmaChannel> channel = CreateObject<RdmaChannel>();
+    EXPECT_FALSE(channel->CarriesFrameHeads()); // no device attached yet
+    da->Attach(channel);
+    db->Attach(channel);
+    EXPECT_TRUE(channel->CarriesFrameHeads());
+    EXPECT_TRUE(channel->TraceConnectWithoutContext("TxRxRdma", MakeCallback(&ChannelSink)));
+    EXPECT_FALSE(channel->CarriesFrameHeads());
+    EXPECT_TRUE(channel->TraceDisconnectWithoutContext("TxRxRdma", MakeCallback(&ChannelSink)));
+    EXPECT_TRUE(channel->CarriesFrameHeads());
+    const std::string path =
+        "/ChannelList/" + std::to_string(channel->GetId()) + "/$ns3::RdmaChannel/TxRxRdma";
+    Config::ConnectWithoutContext(path, MakeCallback(&ChannelSink));
+    EXPECT_FALSE(channel->CarriesFrameHeads());
+    Config::DisconnectWithoutContext(path, MakeCallback(&ChannelSink));
+    EXPECT_TRUE(channel->CarriesFrameHeads());
+
+    Ptr<RdmaChannel> subclass = CreateObject<SubclassChannel>();
+    Ptr<RdmaNetDevice> dc = CreateObject<RdmaNetDevice>();
+    Ptr<RdmaNetDevice> dd = CreateObject<RdmaNetDevice>();
+    a->AddDevice(dc);
+    b->AddDevice(dd);
+    dc->Attach(subclass);
+    dd->Attach(subclass);
+    EXPECT_FALSE(subclass->CarriesFrameHeads());
     Simulator::Destroy();
 }
