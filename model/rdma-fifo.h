@@ -55,12 +55,7 @@ class RdmaFifo
     /// \param value the element to append
     void push_back(T value)
     {
-        if (m_size == m_ring.size())
-        {
-            Grow();
-        }
-        m_ring[(m_head + m_size) & m_mask] = std::move(value);
-        ++m_size;
+        AppendSlot() = std::move(value);
     }
 
     /**
@@ -71,12 +66,7 @@ class RdmaFifo
     T& push_back_slot()
     {
         static_assert(std::is_trivially_copyable_v<T>, "push_back_slot: T must be trivial");
-        if (m_size == m_ring.size())
-        {
-            Grow();
-        }
-        ++m_size;
-        return m_ring[(m_head + m_size - 1) & m_mask];
+        return AppendSlot();
     }
 
     /// Remove the oldest element (the queue must not be empty).
@@ -171,6 +161,16 @@ class RdmaFifo
     }
 
   private:
+    /// \return a new newest slot (growing the ring if full), holding what it held before
+    T& AppendSlot()
+    {
+        if (m_size == m_ring.size())
+        {
+            Grow();
+        }
+        return m_ring[(m_head + m_size++) & m_mask];
+    }
+
     /// Double the capacity (4 at first), keeping the order.
     void Grow()
     {

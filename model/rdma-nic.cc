@@ -514,11 +514,17 @@ RdmaNic::PrefetchTransmit(uint32_t port, uint32_t /* cls */, uint32_t stage) con
     if (stage == 1)
     {
         RdmaSimulatorImpl::Touch(&m_qps[first]); // loaded: stage 2 reads the pointers
-        RdmaSimulatorImpl::Touch(&m_qps[second]);
+        if (second != first)
+        {
+            RdmaSimulatorImpl::Touch(&m_qps[second]);
+        }
         return;
     }
     m_qps[first]->PrefetchOfferLines();
-    m_qps[second]->PrefetchOfferLines();
+    if (second != first)
+    {
+        m_qps[second]->PrefetchOfferLines();
+    }
 }
 
 Ptr<Packet>

@@ -528,10 +528,6 @@ TEST(RdmaSimulatorImpl, PrefetchingChangesNothing)
     EXPECT_EQ(with.find(" pauses 0\n"), std::string::npos) << with; // PFC paused the senders
 }
 
-// The same on a fat-tree, where a frame crosses up to five switches: the switches' own
-// prefetch stages (RdmaSwitch::PrefetchReceive and PrefetchTransmit: the route looked up
-// from the head beside the packet, the FIFO entry of the next frame to leave) run at every
-// hop, on single-port and load-balanced route sets, with ECN marks and PFC pauses.
 // A device without a port handler (its receiver a callback) has no handler's stages to
 // prefetch for: prefetching for every event changes nothing there either (it had read
 // through the null handler and crashed).
@@ -543,6 +539,10 @@ TEST(RdmaSimulatorImpl, PrefetchingChangesNothingOnALinkWithoutPortHandlers)
     EXPECT_EQ(std::count(with.begin(), with.end(), '\n'), 16 * 64) << with;
 }
 
+// As PrefetchingChangesNothing, on a fat-tree, where a frame crosses up to five switches: the
+// switches' own prefetch stages (RdmaSwitch::PrefetchReceive and PrefetchTransmit: the route looked
+// up from the head beside the packet, the FIFO entry of the next frame to leave) run at every hop,
+// on single-port and load-balanced route sets, with ECN marks and PFC pauses.
 TEST(RdmaSimulatorImpl, PrefetchingChangesNothingOnAFatTree)
 {
     // Frames carry their head beside the packet, the path the switches' stages prefetch
