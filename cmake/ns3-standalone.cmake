@@ -56,6 +56,24 @@ message(STATUS "${PROJECT_NAME}: NS_ASSERT ${NS3_ASSERT}, NS_LOG ${NS3_LOG}")
 
 option(NS3_STANDALONE_EXAMPLES "Build the module's examples" ON)
 option(NS3_STANDALONE_TESTS "Build the module's GoogleTest executable and register it with CTest" ON)
+# ns-3's own option name: the standard and ns-3 headers nearly every file includes (and, in the
+# examples and tests, the module's and GoogleTest's) are parsed once per target instead of once
+# per file. A small model file spent 1.2 s of its 1.9 s on them. A clean Release build went from
+# 6 min 40 s to 5 min 34 s with this and the tests' -O1 (below), the checked build from 8 min
+# 37 s to 6 min 16 s (doc/rdma.rst, "Building the module"). As in-tree, a precompiled header
+# hides a file's missing #include of a header it holds.
+option(NS3_PRECOMPILE_HEADERS "Precompile the headers most files include (standalone build)" ON)
+set(NS3_STANDALONE_PCH_HEADERS
+    <algorithm> <array> <cmath> <cstdint> <cstring> <map> <sstream> <string> <unordered_map>
+    <vector> <ns3/abort.h> <ns3/boolean.h> <ns3/data-rate.h> <ns3/double.h> <ns3/enum.h>
+    <ns3/event-id.h> <ns3/header.h> <ns3/ipv4-address.h> <ns3/log.h> <ns3/node.h>
+    <ns3/nstime.h> <ns3/object-factory.h> <ns3/object.h> <ns3/packet.h> <ns3/pointer.h>
+    <ns3/simulator.h> <ns3/trace-source-accessor.h> <ns3/traced-callback.h> <ns3/uinteger.h>
+)
+set(NS3_STANDALONE_EXAMPLE_PCH_HEADERS ${NS3_STANDALONE_PCH_HEADERS} <ns3/core-module.h>
+    <ns3/network-module.h>
+)
+set(NS3_STANDALONE_TEST_PCH_HEADERS ${NS3_STANDALONE_EXAMPLE_PCH_HEADERS} <gtest/gtest.h>)
 
 # ---------------------------------------------------------------------------------------------
 # The installed ns-3
@@ -231,6 +249,9 @@ function(build_lib)
     ${_name} PROPERTIES OUTPUT_NAME ns3-${_name} LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/lib
   )
   ns3_standalone_target_setup(${_name})
+  if(NS3_PRECOMPILE_HEADERS AND NOT BLIB_IGNORE_PCH)
+    target_precompile_headers(${_name} PRIVATE ${NS3_STANDALONE_PCH_HEADERS})
+  endif()
   set(NS3_STANDALONE_LIBNAME ${_name} CACHE INTERNAL "module library target")
   set(lib${_name} ${_name} CACHE INTERNAL "module library target")
 
@@ -264,6 +285,17 @@ function(build_lib)
     )
     set_target_properties(${_test_target} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/test)
     ns3_standalone_target_setup(${_test_target})
+    # The tests' own files at -O1 in an optimized build: they build scenarios and check
+    # results, the model they run is the library (-O3). -O3 took half as long again to compile
+    # them (rdma-switch-test.cc: 13.1 s against 8.7 s) and the suite ran no faster.
+    if(CMAKE_BUILD_TYPE MATCHES "^(Release|RelWithDebInfo|MinSizeRel)$")
+      target_compile_options(${_test_target} PRIVATE -O1)
+    endif()
+    if(NS3_PRECOMPILE_HEADERS AND NOT BLIB_IGNORE_PCH)
+      target_precompile_headers(${_test_target} PRIVATE ${NS3_STANDALONE_TEST_PCH_HEADERS}
+                                <ns3/${_name}-module.h>
+      )
+    endif()
     set(_discovery)
     if(CMAKE_VERSION VERSION_GREATER_EQUAL 3.18)
       set(_discovery DISCOVERY_MODE PRE_TEST)
@@ -298,4 +330,17 @@ function(build_lib_example)
     HEADER_FILES ${BLIB_EXAMPLE_HEADER_FILES}
     LIBRARIES_TO_LINK ${BLIB_EXAMPLE_LIBRARIES_TO_LINK}
   )
+  # One precompiled header for all examples (one file each, the same options): the first
+  # example builds it, the others reuse it.
+  if(NS3_PRECOMPILE_HEADERS AND NOT BLIB_EXAMPLE_IGNORE_PCH)
+    get_property(_pch_target GLOBAL PROPERTY NS3_STANDALONE_EXAMPLE_PCH_TARGET)
+    if(_pch_target)
+      target_precompile_headers(${BLIB_EXAMPLE_NAME} REUSE_FROM ${_pch_target})
+    else()
+      target_precompile_headers(${BLIB_EXAMPLE_NAME} PRIVATE ${NS3_STANDALONE_EXAMPLE_PCH_HEADERS}
+                                <ns3/${NS3_STANDALONE_LIBNAME}-module.h>
+      )
+      set_property(GLOBAL PROPERTY NS3_STANDALONE_EXAMPLE_PCH_TARGET ${BLIB_EXAMPLE_NAME})
+    endif()
+  endif()
 endfunction()

@@ -29,5 +29,7 @@ if(RDMA_FUZZ)
   set_source_files_properties(
     helper/hpcc-topology-reader.cc helper/hpcc-flow-reader.cc helper/hpcc-config-reader.cc
     helper/hpcc-line-cursor.cc PROPERTIES COMPILE_OPTIONS -fsanitize=fuzzer-no-link
+    # Their options differ from those the library's precompiled header was built with.
+    SKIP_PRECOMPILE_HEADERS ON
   )
 endif()
