@@ -38,7 +38,9 @@ hosts; the permutation traffic of the fattree scenarios) for the same simulated 
 (--scale-time) and prints per k the set-up time and peak memory, and the rate of the run
 after set-up: events per second and packet-hops per second, and each rate as a fraction of
 the smallest k's. A change shows there its effect at scale, where per-switch state stops
-fitting in the caches.
+fitting in the caches. After the series it prints what a line from memory cost at the time
+(benchmarks/memory-latency over 4 MiB, 32 MiB and 1 GiB: read dependently, independently and
+prefetched ahead), the costs that bound the large fabrics' rate (doc/rdma.rst, Helpers).
 
 --huge-pages (default on) runs the timed scenarios with glibc's malloc asking the kernel for
 transparent huge pages (GLIBC_TUNABLES=glibc.malloc.hugetlb=1, glibc 2.35 or later): 2 MB
@@ -287,6 +289,13 @@ def main():
                   f"{events} | {events / run_s:.0f} ({events / run_s / first_rate:.2f} of "
                   f"k = {scale_k[0]}) | {hops} | {hops / run_s:.0f} | "
                   f"{r['peak_rss_mb']} | {r['rss_bytes_per_node']}", flush=True)
+        latency = os.path.join(args.build, "benchmarks", "memory-latency")
+        if os.path.exists(latency):
+            print("memory at the time of the series (benchmarks/memory-latency):", flush=True)
+            table = subprocess.run([latency, "--sizes=4,32,1024",
+                                    f"--hugePages={int(args.huge_pages == 'on')}"],
+                                   check=True, capture_output=True, text=True).stdout
+            print(table, end="", flush=True)
 
     m = run(exe, "memory", f"--memK={args.mem_k}", f"--memQps={args.mem_k ** 3 // 4}")
     print(f"memory (heap in use, k={m['k']} fat-tree: {m['hosts']} hosts, {m['switches']} "
