@@ -58,10 +58,9 @@ option(NS3_STANDALONE_EXAMPLES "Build the module's examples" ON)
 option(NS3_STANDALONE_TESTS "Build the module's GoogleTest executable and register it with CTest" ON)
 # ns-3's own option name: the standard and ns-3 headers nearly every file includes (and, in the
 # examples and tests, the module's and GoogleTest's) are parsed once per target instead of once
-# per file. A small model file spent 1.2 s of its 1.9 s on them. A clean Release build went from
-# 6 min 40 s to 5 min 34 s with this and the tests' -O1 (below), the checked build from 8 min
-# 37 s to 6 min 16 s (doc/rdma.rst, "Building the module"). As in-tree, a precompiled header
-# hides a file's missing #include of a header it holds.
+# per file (a small model file spent 1.2 s of its 1.9 s on them; doc/rdma.rst, "Building the
+# module", has the build times with and without). As in-tree, a precompiled header hides a
+# file's missing #include of a header it holds.
 option(NS3_PRECOMPILE_HEADERS "Precompile the headers most files include (standalone build)" ON)
 set(NS3_STANDALONE_PCH_HEADERS
     <algorithm> <array> <cmath> <cstdint> <cstring> <map> <sstream> <string> <unordered_map>
