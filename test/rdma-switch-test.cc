@@ -454,6 +454,42 @@ TEST(RdmaSwitch, RoutesSetInAnyOrderStayInTheFlatTable)
     Simulator::Destroy();
 }
 
+// A compacted table looks every address up in its runs right, for every number of runs up to
+// the 64 kept (the binary search over them at every depth): runs of uneven lengths, adjacent
+// ones different, each address and both ends checked.
+TEST(RdmaSwitch, CompactedRoutesFindTheRunOfEveryAddressForAnyNumberOfRuns)
+{
+    Star star(4, MicroSeconds(1), {}, false);
+    const uint32_t base = 0x0a000000U; // where the flat table starts: no run before the first
+    for (uint32_t runs : {1U, 2U, 3U, 5U, 7U, 8U, 9U, 16U, 17U, 31U, 32U, 33U, 63U, 64U})
+    {
+        star.sw->ClearRoutes();
+        std::vector<uint32_t> runOf; // the run of each address from base on
+        for (uint32_t r = 0; r < runs; ++r)
+        {
+            const uint32_t length = 4200 / runs + (r * 37) % 11 + 1;
+            std::vector<Ipv4Address> dsts;
+            for (uint32_t i = 0; i < length; ++i)
+            {
+                dsts.emplace_back(base + static_cast<uint32_t>(runOf.size()));
+                runOf.push_back(r);
+            }
+            star.sw->SetRoutes(dsts, {r % 4});
+        }
+        star.sw->CompactRoutes();
+        ASSERT_LE(star.sw->GetRouteTableBytes(), 64U * 8U) << runs << " runs: not compacted";
+        for (uint32_t i = 0; i < runOf.size(); ++i)
+        {
+            ASSERT_EQ(star.sw->GetRoutes(Ipv4Address(base + i)),
+                      std::vector<uint32_t>{runOf[i] % 4})
+                << runs << " runs, address " << i;
+        }
+        EXPECT_TRUE(star.sw->GetRoutes(Ipv4Address(base + runOf.size())).empty()) << runs;
+        EXPECT_TRUE(star.sw->GetRoutes(Ipv4Address(base - 2)).empty()) << runs;
+    }
+    Simulator::Destroy();
+}
+
 // ---------------------------------------------------------------------------------------------
 // ECN
 
