@@ -41,6 +41,13 @@ the smallest k's. A change shows there its effect at scale, where per-switch sta
 fitting in the caches. After the series it prints what a line from memory cost at the time
 (benchmarks/memory-latency over 4 MiB, 32 MiB and 1 GiB: read dependently, independently and
 prefetched ahead), the costs that bound the large fabrics' rate (doc/rdma.rst, Helpers).
+With --instructions as well it runs each k once more under callgrind's cache simulation
+and prints for a steady window (from 10 us on, 40 us long at k = 4 and shorter as k grows,
+at least 1 us; set-up not counted) the instructions per event and per packet-hop, each
+per-event figure as a fraction of the smallest k's (the part of the rate's fall that is
+instructions), and the lines read and written beyond a simulated 32 MB last level per event
+and per packet-hop (the part that is memory): the cache figures beside the rates, the same on
+any machine load (about 8 more minutes, most of them k = 32's).
 
 --huge-pages (default on) runs the timed scenarios with glibc's malloc asking the kernel for
 transparent huge pages (GLIBC_TUNABLES=glibc.malloc.hugetlb=1, glibc 2.35 or later): 2 MB
@@ -163,6 +170,43 @@ def run_hpcc(build, name, flow_file, rng_run=1, *extra, wrapper=()):
     r.update(events=m.group(1), wall_s=m.group(3), user_s=m.group(4), peak_rss_mb=m.group(5),
              events_per_s=f"{events / wall:.0f}", hosts="16")
     return r
+
+
+def window_length_us(k):
+    """The steady-state window of --scale --instructions for fattree<k>: 40 us at k = 4,
+    shorter as the fabric grows (events per us grow about as k^2 in this traffic), at least
+    1 us: some 70,000 to 650,000 events each for k = 4 to 32."""
+    return max(1, round(40 / (k / 4) ** 2))
+
+
+# The caches callgrind simulates in the --scale window: a 48 KB 12-way first level (this
+# AMD EPYC's) and a 32 MB 16-way last level, as in doc/rdma.rst's earlier figures of lines
+# per hop (callgrind would otherwise take the host's whole last level, 512 MB here).
+SCALE_CACHES = ["--cache-sim=yes", "--D1=49152,12,64", "--LL=33554432,16,64"]
+
+
+def window_instructions(exe, k, start_us=10):
+    """fattree<k> under callgrind with its cache simulation, counting only a window after
+    set-up and the first start_us (rdma-bench --measureFrom; callgrind
+    --toggle-collect='*RunMeasuredPart*'): the instructions, lines read and written beyond the
+    last level, events and packet-hops of that window."""
+    import re
+    length_us = window_length_us(k)
+    proc = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *SCALE_CACHES,
+         "--toggle-collect=*RunMeasuredPart*", exe, f"--scenario=fattree{k}",
+         f"--measureFrom={start_us}us", f"--stopTime={start_us + length_us}us"],
+        check=True, capture_output=True, text=True)
+    # "Collected : Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw"
+    m = re.search(r"Collected :((?: \d+){9})", proc.stderr)
+    if not m:
+        sys.exit("callgrind printed no cache counts:\n" + proc.stderr[-2000:])
+    counts = [int(x) for x in m.group(1).split()]
+    line = [l for l in proc.stdout.splitlines() if l.startswith("scenario=")][-1]
+    r = dict(kv.split("=", 1) for kv in line.split())
+    return {"window": f"{start_us}-{start_us + length_us} us", "instructions": counts[0],
+            "lines_read": counts[6] + counts[7], "lines_written": counts[8],
+            "events": int(r["measured_events"]), "packet_hops": int(r["measured_packet_hops"])}
 
 
 def machine():
@@ -296,6 +340,30 @@ def main():
                                     f"--hugePages={int(args.huge_pages == 'on')}"],
                                    check=True, capture_output=True, text=True).stdout
             print(table, end="", flush=True)
+        if args.instructions:
+            import shutil
+            if not shutil.which("valgrind"):
+                print("scale instructions: valgrind not found (sudo apt-get install valgrind); "
+                      "skipped")
+            else:
+                print("scale instructions and lines: a steady window of each k under "
+                      "callgrind (set-up and the first 10 us not counted; lines from beyond a "
+                      "simulated 32 MB last level)")
+                print("k | window | events | packet_hops | instructions per event | "
+                      "per packet-hop | lines read per event | per packet-hop | "
+                      "lines written per packet-hop")
+                first_per_event = None
+                for k in scale_k:
+                    w = window_instructions(exe, k)
+                    per_event = w["instructions"] / w["events"]
+                    first_per_event = first_per_event or per_event
+                    hops = w["packet_hops"]
+                    print(f"{k} | {w['window']} | {w['events']} | {hops} | {per_event:.0f} "
+                          f"({per_event / first_per_event:.2f} of k = {scale_k[0]}) | "
+                          f"{w['instructions'] / hops:.0f} | "
+                          f"{w['lines_read'] / w['events']:.1f} | "
+                          f"{w['lines_read'] / hops:.1f} | {w['lines_written'] / hops:.1f}",
+                          flush=True)
 
     m = run(exe, "memory", f"--memK={args.mem_k}", f"--memQps={args.mem_k ** 3 // 4}")
     print(f"memory (heap in use, k={m['k']} fat-tree: {m['hosts']} hosts, {m['switches']} "
