@@ -174,8 +174,9 @@ def run_hpcc(build, name, flow_file, rng_run=1, *extra, wrapper=()):
 
 def window_length_us(k):
     """The steady-state window of --scale --instructions for fattree<k>: 40 us at k = 4,
-    shorter as the fabric grows (events per us grow about as k^2 in this traffic), at least
-    1 us: some 70,000 to 650,000 events each for k = 4 to 32."""
+    shorter as k^2 grows, at least 1 us. Events per us grow about as the hosts, k^3 (1,700
+    at k = 4, 650,000 at k = 32), so the windows hold some 70,000 (k = 4) to 650,000 (k = 32)
+    events: enough for a steady figure, and k = 32's takes callgrind about five minutes."""
     return max(1, round(40 / (k / 4) ** 2))
 
 
@@ -355,6 +356,10 @@ def main():
                 first_per_event = None
                 for k in scale_k:
                     w = window_instructions(exe, k)
+                    if not w["events"] or not w["packet_hops"]:
+                        print(f"{k} | {w['window']} | {w['events']} | {w['packet_hops']} | "
+                              "no traffic in the window", flush=True)
+                        continue
                     per_event = w["instructions"] / w["events"]
                     first_per_event = first_per_event or per_event
                     hops = w["packet_hops"]
