@@ -100,16 +100,16 @@ class RdmaRadixScheduler : public Scheduler
     static constexpr uint32_t NUM_DIGITS = 1U << DIGIT_BITS;
 
     /**
-     * An event of the current run, for prefetching what it will read (RdmaSimulatorImpl):
-     * the order of the run may still change by insertion before it, which a prefetch may
-     * ignore.
-     * \param k how many events after the next one to be removed (0: that one)
-     * \return the event, or null if the current run does not hold it
+     * The current run from the next event to be removed on, for prefetching what its events
+     * will read (RdmaSimulatorImpl): the order of the run may still change by insertion,
+     * which a prefetch may ignore.
+     * \param[out] count how many events it holds from there (0: none)
+     * \return the next event to be removed, then the run's later ones (read only count)
      */
-    const Scheduler::Event* PeekInRun(std::size_t k) const
+    const Scheduler::Event* RunAhead(std::size_t& count) const
     {
-        const std::size_t i = m_head + k;
-        return i < m_current.size() ? &m_current[i] : nullptr;
+        count = m_current.size() - m_head; // m_head is never past the run's end
+        return m_current.data() + m_head;
     }
 
     /**
