@@ -530,11 +530,17 @@ RdmaSwitch::LookUpRouteSetId(uint32_t dst) const
     {
         // RouteSetId read the flat table itself unless its runs are valid and in use.
         NS_ASSERT(m_routeRunsValid && !m_routeRuns.empty());
+        if (offset == m_lastRunOffset)
+        {
+            return m_lastRunId; // the prefetch stages looked this packet's route up already
+        }
         const auto run = std::upper_bound(m_routeRuns.begin(),
                                           m_routeRuns.end(),
                                           offset,
                                           [](uint32_t o, const RouteRun& r) { return o < r.end; });
-        return run->id; // the last run ends at m_denseSize > offset
+        m_lastRunOffset = offset;
+        m_lastRunId = run->id; // the last run ends at m_denseSize > offset
+        return run->id;
     }
     auto it = m_sparseRoutes.find(dst);
     return it == m_sparseRoutes.end() ? 0 : it->second;
@@ -545,6 +551,7 @@ RdmaSwitch::BuildRouteRuns()
 {
     ExpandRoutes();
     m_routeRuns.clear();
+    m_lastRunOffset = NO_RUN_OFFSET;
     const uint32_t n = static_cast<uint32_t>(m_denseRoutes.size());
     if (n <= MIN_ENTRIES_FOR_RUNS)
     {

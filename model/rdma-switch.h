@@ -633,8 +633,14 @@ class RdmaSwitch : public Object, public RdmaPortHandler
     std::vector<std::array<RdmaFifo<IngressEntry>, NUM_CLASSES>> m_ingressFifo;
     uint32_t m_denseBase{0}; //!< first address of the flat table
     uint32_t m_denseSize{0}; //!< entries of the flat table (m_denseRoutes may be freed: runs)
-    std::vector<uint32_t> m_denseRoutes; //!< set id per address - m_denseBase
-    std::vector<RouteRun> m_routeRuns;   //!< runs of m_denseRoutes, if few
+    // The last offset LookUpRouteSetId found in the runs, and its set id: a packet's route is
+    // looked up three times (the two prefetch stages, then Forward), and at k = 32 few other
+    // look-ups at the same switch come between. BuildRouteRuns forgets it; the runs are only
+    // read while valid, so a route change (which invalidates them) can never meet it.
+    mutable uint32_t m_lastRunOffset{NO_RUN_OFFSET}; //!< NO_RUN_OFFSET: none
+    mutable uint32_t m_lastRunId{0};                 //!< the set id of m_lastRunOffset
+    std::vector<uint32_t> m_denseRoutes;             //!< set id per address - m_denseBase
+    std::vector<RouteRun> m_routeRuns;               //!< runs of m_denseRoutes, if few
     std::vector<std::vector<uint32_t>> m_routeSets{std::vector<uint32_t>()}; //!< [0] = none
     std::vector<EgressHook> m_enqueueHooks;
     std::vector<EgressHook> m_dequeueHooks;
@@ -680,6 +686,8 @@ class RdmaSwitch : public Object, public RdmaPortHandler
     /// Rebuild m_routeRuns from m_denseRoutes (or leave it empty if there are too many).
     void BuildRouteRuns();
 
+    /// m_lastRunOffset when no look-up is remembered (no flat table has 2^32 entries).
+    static constexpr uint32_t NO_RUN_OFFSET = 0xffffffff;
     /// Most runs looked up by binary search; with more the flat array is used.
     static constexpr std::size_t MAX_ROUTE_RUNS = 64;
     /// Flat tables up to this many entries (16 KiB) are read directly: a binary search over

@@ -486,6 +486,16 @@ TEST(RdmaSwitch, CompactedRoutesFindTheRunOfEveryAddressForAnyNumberOfRuns)
         }
         EXPECT_TRUE(star.sw->GetRoutes(Ipv4Address(base + runOf.size())).empty()) << runs;
         EXPECT_TRUE(star.sw->GetRoutes(Ipv4Address(base - 2)).empty()) << runs;
+        // An address looked up just before its route changes gets the new one after the
+        // table is compacted again (nothing from the earlier look-up is kept).
+        const uint32_t middle = static_cast<uint32_t>(runOf.size() / 2);
+        ASSERT_EQ(star.sw->GetRoutes(Ipv4Address(base + middle)),
+                  std::vector<uint32_t>{runOf[middle] % 4});
+        star.sw->SetRoutes(Ipv4Address(base + middle), {(runOf[middle] + 1) % 4});
+        star.sw->CompactRoutes();
+        EXPECT_EQ(star.sw->GetRoutes(Ipv4Address(base + middle)),
+                  std::vector<uint32_t>{(runOf[middle] + 1) % 4})
+            << runs << " runs";
     }
     Simulator::Destroy();
 }
