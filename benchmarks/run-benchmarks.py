@@ -210,6 +210,15 @@ def window_instructions(exe, k, start_us=10):
             "events": int(r["measured_events"]), "packet_hops": int(r["measured_packet_hops"])}
 
 
+def have_valgrind(what):
+    """True if valgrind is installed; otherwise say that `what` is skipped and why."""
+    import shutil
+    if shutil.which("valgrind"):
+        return True
+    print(f"{what}: valgrind not found (sudo apt-get install valgrind); skipped")
+    return False
+
+
 def machine():
     cpu = "unknown CPU"
     try:
@@ -341,34 +350,29 @@ def main():
                                     f"--hugePages={int(args.huge_pages == 'on')}"],
                                    check=True, capture_output=True, text=True).stdout
             print(table, end="", flush=True)
-        if args.instructions:
-            import shutil
-            if not shutil.which("valgrind"):
-                print("scale instructions: valgrind not found (sudo apt-get install valgrind); "
-                      "skipped")
-            else:
-                print("scale instructions and lines: a steady window of each k under "
-                      "callgrind (set-up and the first 10 us not counted; lines from beyond a "
-                      "simulated 32 MB last level)")
-                print("k | window | events | packet_hops | instructions per event | "
-                      "per packet-hop | lines read per event | per packet-hop | "
-                      "lines written per packet-hop")
-                first_per_event = None
-                for k in scale_k:
-                    w = window_instructions(exe, k)
-                    if not w["events"] or not w["packet_hops"]:
-                        print(f"{k} | {w['window']} | {w['events']} | {w['packet_hops']} | "
-                              "no traffic in the window", flush=True)
-                        continue
-                    per_event = w["instructions"] / w["events"]
-                    first_per_event = first_per_event or per_event
-                    hops = w["packet_hops"]
-                    print(f"{k} | {w['window']} | {w['events']} | {hops} | {per_event:.0f} "
-                          f"({per_event / first_per_event:.2f} of k = {scale_k[0]}) | "
-                          f"{w['instructions'] / hops:.0f} | "
-                          f"{w['lines_read'] / w['events']:.1f} | "
-                          f"{w['lines_read'] / hops:.1f} | {w['lines_written'] / hops:.1f}",
-                          flush=True)
+        if args.instructions and have_valgrind("scale instructions"):
+            print("scale instructions and lines: a steady window of each k under "
+                  "callgrind (set-up and the first 10 us not counted; lines from beyond a "
+                  "simulated 32 MB last level)")
+            print("k | window | events | packet_hops | instructions per event | "
+                  "per packet-hop | lines read per event | per packet-hop | "
+                  "lines written per packet-hop")
+            first_per_event = None
+            for k in scale_k:
+                w = window_instructions(exe, k)
+                if not w["events"] or not w["packet_hops"]:
+                    print(f"{k} | {w['window']} | {w['events']} | {w['packet_hops']} | "
+                          "no traffic in the window", flush=True)
+                    continue
+                per_event = w["instructions"] / w["events"]
+                first_per_event = first_per_event or per_event
+                hops = w["packet_hops"]
+                print(f"{k} | {w['window']} | {w['events']} | {hops} | {per_event:.0f} "
+                      f"({per_event / first_per_event:.2f} of k = {scale_k[0]}) | "
+                      f"{w['instructions'] / hops:.0f} | "
+                      f"{w['lines_read'] / w['events']:.1f} | "
+                      f"{w['lines_read'] / hops:.1f} | {w['lines_written'] / hops:.1f}",
+                      flush=True)
 
     m = run(exe, "memory", f"--memK={args.mem_k}", f"--memQps={args.mem_k ** 3 // 4}")
     print(f"memory (heap in use, k={m['k']} fat-tree: {m['hosts']} hosts, {m['switches']} "
@@ -392,34 +396,30 @@ def main():
         with open(RECORD) as f:
             recorded = json.load(f)
 
-    if args.instructions:
-        import shutil
-        if not shutil.which("valgrind"):
-            print("instructions: valgrind not found (sudo apt-get install valgrind); skipped")
-        else:
-            print("scenario | instructions (callgrind, whole process) | per event | "
-                  "per packet-hop | recorded | peer")
-            for s in INSTRUCTION_SCENARIOS:
-                if s in HPCC_SCENARIOS:
-                    n = run_hpcc(args.build, s, HPCC_SCENARIOS[s], wrapper=CALLGRIND)
-                else:
-                    n = run(exe, s, wrapper=CALLGRIND)
-                results[s]["instructions"] = n["instructions"]
-                count = int(n["instructions"])
-                old = recorded.get(s, {}).get("instructions")
-                verdict = "no record"
-                if old:
-                    change = count / int(old) - 1
-                    verdict = f"{old} ({100 * change:+.2f} %"
-                    verdict += ", MORE INSTRUCTIONS)" if change > INSTRUCTION_TOLERANCE else ")"
-                peer = PEER_INSTRUCTIONS.get(s)
-                peer_text = f"{peer} ({peer / count:.2f}x ours)" if peer else ""
-                events = int(results[s].get("events", 0))
-                hops = int(results[s].get("packet_hops", 0))
-                per_event = f"{count / events:.0f}" if events else ""
-                per_hop = f"{count / hops:.0f}" if hops else ""
-                print(f"{s} | {count} | {per_event} | {per_hop} | {verdict} | {peer_text}",
-                      flush=True)
+    if args.instructions and have_valgrind("instructions"):
+        print("scenario | instructions (callgrind, whole process) | per event | "
+              "per packet-hop | recorded | peer")
+        for s in INSTRUCTION_SCENARIOS:
+            if s in HPCC_SCENARIOS:
+                n = run_hpcc(args.build, s, HPCC_SCENARIOS[s], wrapper=CALLGRIND)
+            else:
+                n = run(exe, s, wrapper=CALLGRIND)
+            results[s]["instructions"] = n["instructions"]
+            count = int(n["instructions"])
+            old = recorded.get(s, {}).get("instructions")
+            verdict = "no record"
+            if old:
+                change = count / int(old) - 1
+                verdict = f"{old} ({100 * change:+.2f} %"
+                verdict += ", MORE INSTRUCTIONS)" if change > INSTRUCTION_TOLERANCE else ")"
+            peer = PEER_INSTRUCTIONS.get(s)
+            peer_text = f"{peer} ({peer / count:.2f}x ours)" if peer else ""
+            events = int(results[s].get("events", 0))
+            hops = int(results[s].get("packet_hops", 0))
+            per_event = f"{count / events:.0f}" if events else ""
+            per_hop = f"{count / hops:.0f}" if hops else ""
+            print(f"{s} | {count} | {per_event} | {per_hop} | {verdict} | {peer_text}",
+                  flush=True)
 
     moved = False
     for s, r in results.items():

@@ -167,7 +167,7 @@ RdmaSimulatorImpl::PrefetchAhead() const
     }
     // The stages' events read first, then their calls: read between the calls, the run's
     // bounds were loaded again before each (a call might change the run, as far as the
-    // compiler knows), some 80 instructions an event at k = 32.
+    // compiler knows): 142 -> 82 instructions an event in a k = 32 window.
     std::array<EventImpl*, PREFETCH_STAGE_AHEAD.size()> events{};
     for (std::size_t s = 0; s < events.size(); ++s)
     {
