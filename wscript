@@ -342,6 +342,7 @@ def build(bld):
             'test/rdma-radix-scheduler-test.cc',
             'test/rdma-timing-wheel-scheduler-test.cc',
             'test/rdma-simulator-impl-test.cc',
+            'test/rdma-lookahead-test.cc',
             'test/rdma-sequence-bitmap-test.cc',
             'test/rdma-fifo-test.cc',
             'test/rdma-pcap-test.cc',

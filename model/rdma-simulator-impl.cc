@@ -8,9 +8,11 @@
 #include "ns3/abort.h"
 #include "ns3/assert.h"
 #include "ns3/log.h"
+#include "ns3/nstime.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <array>
 #include <limits>
 
@@ -42,9 +44,80 @@ RdmaSimulatorImpl::GetTypeId()
                           "and save nothing.",
                           UintegerValue(8192),
                           MakeUintegerAccessor(&RdmaSimulatorImpl::m_prefetchMinPending),
-                          MakeUintegerChecker<uint32_t>());
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute(
+                "Lookahead",
+                "Run the events in windows of this length, each window node by node (all "
+                "of one node's events of the window, then the next node's), as ns-3's "
+                "distributed simulator runs its partitions, so that a node's state is "
+                "loaded once per window instead of once per event. It must not exceed the "
+                "least delay with which an event of one node schedules one for another (in "
+                "this module, a link's propagation delay): an event scheduled for another "
+                "node inside the running window is refused, naming both. Events of no node "
+                "(Simulator::Stop, a sampler scheduled from main) end a window and run "
+                "alone. Same-time events of one node from different nodes may then run in "
+                "another order than with 0 (global order, the default), so results are "
+                "equivalent, not identical; and Stop() called by a node's event takes "
+                "effect at the end of its window. 0: off.",
+                TimeValue(Time(0)),
+                MakeTimeAccessor(&RdmaSimulatorImpl::SetLookahead,
+                                 &RdmaSimulatorImpl::GetLookahead),
+                MakeTimeChecker(Time(0)));
     return tid;
 }
+
+/**
+ * What Insert hands events to while a node's events of a window run (Lookahead): those
+ * earlier than the window's end to the node's own (InsertInWindow), the others to the
+ * scheduler. Only Insert is ever called.
+ */
+class RdmaSimulatorImpl::WindowInserter : public Scheduler
+{
+  public:
+    /// \param impl the implementation whose windows run
+    explicit WindowInserter(RdmaSimulatorImpl* impl)
+        : m_impl(impl)
+    {
+    }
+
+    void Insert(const Scheduler::Event& ev) override
+    {
+        if (ev.key.m_ts < m_impl->m_windowEnd)
+        {
+            m_impl->InsertInWindow(ev);
+        }
+        else
+        {
+            m_impl->m_events->Insert(ev);
+        }
+    }
+
+    bool IsEmpty() const override
+    {
+        NS_FATAL_ERROR("RdmaSimulatorImpl::WindowInserter only inserts");
+        return true;
+    }
+
+    Scheduler::Event PeekNext() const override
+    {
+        NS_FATAL_ERROR("RdmaSimulatorImpl::WindowInserter only inserts");
+        return {};
+    }
+
+    Scheduler::Event RemoveNext() override
+    {
+        NS_FATAL_ERROR("RdmaSimulatorImpl::WindowInserter only inserts");
+        return {};
+    }
+
+    void Remove(const Scheduler::Event& /* ev */) override
+    {
+        NS_FATAL_ERROR("RdmaSimulatorImpl::WindowInserter only inserts");
+    }
+
+  private:
+    RdmaSimulatorImpl* m_impl; //!< the implementation (owns this object)
+};
 
 RdmaSimulatorImpl::RdmaSimulatorImpl()
     : m_currentContext(Simulator::NO_CONTEXT),
@@ -74,6 +147,8 @@ RdmaSimulatorImpl::DoDispose()
         Untag(m_events->RemoveNext().impl)->Unref();
     }
     m_events = nullptr;
+    m_insertInto = nullptr;
+    m_windowInserter = nullptr;
     m_radix = nullptr;
     m_prefetchFrom = INT64_MAX;
     SimulatorImpl::DoDispose();
@@ -103,6 +178,7 @@ RdmaSimulatorImpl::SetScheduler(ObjectFactory schedulerFactory)
         scheduler->Insert(m_events->RemoveNext());
     }
     m_events = scheduler;
+    m_insertInto = PeekPointer(scheduler);
     m_radix = dynamic_cast<RdmaRadixScheduler*>(PeekPointer(scheduler));
     UpdatePrefetchFrom();
 }
@@ -161,6 +237,12 @@ RdmaSimulatorImpl::PrefetchAhead() const
 {
     std::size_t count = 0;
     const Scheduler::Event* run = m_radix->RunAhead(count);
+    PrefetchFor(run, count);
+}
+
+void
+RdmaSimulatorImpl::PrefetchFor(const Scheduler::Event* run, std::size_t count)
+{
     if (PREFETCH_EVENT_AHEAD < count)
     {
         __builtin_prefetch(Untag(run[PREFETCH_EVENT_AHEAD].impl));
@@ -196,6 +278,12 @@ RdmaSimulatorImpl::Run()
     UpdatePrefetchFrom();
     RdmaSimulatorImpl* const outer = s_running; // a Run inside an event (not done, but safe)
     s_running = this;
+    if (m_lookahead != 0)
+    {
+        RunWindows();
+        s_running = outer;
+        return;
+    }
     // m_pending counts the scheduler's events (Insert, Remove and this loop keep it): no
     // virtual IsEmpty per event.
     while (m_pending != 0 && !m_stop)
@@ -231,6 +319,161 @@ RdmaSimulatorImpl::Run()
     }
     s_running = outer;
     // Ended for want of events: every event scheduled was run, cancelled or removed.
+    NS_ASSERT(m_events->IsEmpty() == (m_pending == 0));
+}
+
+void
+RdmaSimulatorImpl::SetLookahead(Time lookahead)
+{
+    NS_ABORT_MSG_IF(lookahead.IsStrictlyNegative(),
+                    "RdmaSimulatorImpl::Lookahead: " << lookahead << "; valid: 0 (off) or more");
+    NS_ABORT_MSG_IF(s_running == this,
+                    "RdmaSimulatorImpl::Lookahead: set while the simulation runs; set it "
+                    "before Simulator::Run");
+    m_lookahead = static_cast<uint64_t>(lookahead.GetTimeStep());
+}
+
+Time
+RdmaSimulatorImpl::GetLookahead() const
+{
+    return TimeStep(static_cast<int64_t>(m_lookahead));
+}
+
+/// Contexts from this one on are of no node (Simulator::NO_CONTEXT and the like): their
+/// events run alone, between windows.
+static constexpr uint32_t FIRST_NON_NODE_CONTEXT = 1U << 24;
+
+/// \return whether a runs after b (a later time stamp, or the same and a later uid)
+static bool
+RunsAfter(const Scheduler::Event& a, const Scheduler::Event& b)
+{
+    return a.key.m_ts != b.key.m_ts ? a.key.m_ts > b.key.m_ts : a.key.m_uid > b.key.m_uid;
+}
+
+void
+RdmaSimulatorImpl::InsertInWindow(const Scheduler::Event& ev)
+{
+    if (ev.key.m_context != m_currentContext)
+    {
+        NS_FATAL_ERROR("RdmaSimulatorImpl::Lookahead "
+                       << TimeStep(static_cast<int64_t>(m_lookahead)).As(Time::NS)
+                       << ": an event of node " << m_currentContext << " at "
+                       << TimeStep(static_cast<int64_t>(m_now)).As(Time::NS)
+                       << " scheduled one for context " << ev.key.m_context << " "
+                       << TimeStep(static_cast<int64_t>(ev.key.m_ts - m_now)).As(Time::NS)
+                       << " later, inside the window that ends at "
+                       << TimeStep(static_cast<int64_t>(m_windowEnd)).As(Time::NS)
+                       << "; valid: a Lookahead no larger than the least delay between nodes "
+                          "(a link's propagation delay), or 0 (off)");
+    }
+    m_ownEvents.push_back(ev);
+    std::push_heap(m_ownEvents.begin(), m_ownEvents.end(), RunsAfter);
+}
+
+bool
+RdmaSimulatorImpl::TakeWindow(Scheduler::Event& global)
+{
+    const uint64_t start = m_events->PeekNext().key.m_ts;
+    uint64_t end = start + m_lookahead;
+    if (end < start) // past the last time step
+    {
+        end = std::numeric_limits<uint64_t>::max();
+    }
+    do
+    {
+        const Scheduler::Event ev = m_events->RemoveNext();
+        const uint32_t context = ev.key.m_context;
+        if (context >= FIRST_NON_NODE_CONTEXT)
+        {
+            global = ev;
+            m_windowEnd = ev.key.m_ts;
+            return true;
+        }
+        if (context >= m_nodeEvents.size())
+        {
+            m_nodeEvents.resize(context + 1);
+        }
+        std::vector<Scheduler::Event>& list = m_nodeEvents[context];
+        if (list.empty())
+        {
+            m_windowNodes.push_back(context);
+        }
+        list.push_back(ev);
+    } while (!m_events->IsEmpty() && m_events->PeekNext().key.m_ts < end);
+    m_windowEnd = end;
+    return false;
+}
+
+void
+RdmaSimulatorImpl::RunNodeWindow(uint32_t node)
+{
+    std::vector<Scheduler::Event>& list = m_nodeEvents[node];
+    std::size_t next = 0;
+    // The node's own state is loaded by its first events and stays in the caches for the
+    // rest; what its events read of other nodes' making (the channel ring slots and packets
+    // its neighbours sent a window earlier) is prefetched from its list, stage by stage, as
+    // Run does from the scheduler's run.
+    const bool prefetch = m_pending >= m_prefetchFrom;
+    for (;;)
+    {
+        if (prefetch && next < list.size())
+        {
+            PrefetchFor(list.data() + next, list.size() - next);
+        }
+        if (!m_ownEvents.empty() && (next == list.size() || RunsAfter(list[next], m_ownEvents[0])))
+        {
+            std::pop_heap(m_ownEvents.begin(), m_ownEvents.end(), RunsAfter);
+            const Scheduler::Event ev = m_ownEvents.back();
+            m_ownEvents.pop_back();
+            RunEvent(ev);
+        }
+        else if (next < list.size())
+        {
+            RunEvent(list[next++]);
+        }
+        else
+        {
+            break;
+        }
+    }
+    list.clear();
+}
+
+void
+RdmaSimulatorImpl::RunWindows()
+{
+    // Every event run in a window is earlier than the window's end, and every event it
+    // schedules for another node is not (InsertInWindow refuses it): the scheduler's
+    // events stay later than all it handed out, as a monotone scheduler needs.
+    uint64_t latest = m_now;
+    if (!m_windowInserter)
+    {
+        m_windowInserter = Create<WindowInserter>(this);
+    }
+    while (m_pending != 0 && !m_stop)
+    {
+        Scheduler::Event global;
+        const bool holdsGlobal = TakeWindow(global);
+        m_insertInto = PeekPointer(m_windowInserter);
+        for (uint32_t node : m_windowNodes)
+        {
+            RunNodeWindow(node);
+            latest = std::max(latest, m_now);
+        }
+        m_insertInto = PeekPointer(m_events);
+        m_windowNodes.clear();
+        m_windowEnd = 0;
+        m_now = latest; // the clock between windows: the latest time any node reached
+        if (holdsGlobal)
+        {
+            RunEvent(global);
+            latest = m_now;
+        }
+        if (m_hasForeign.load(std::memory_order_relaxed))
+        {
+            InsertForeignEvents();
+        }
+    }
     NS_ASSERT(m_events->IsEmpty() == (m_pending == 0));
 }
 
@@ -322,6 +565,13 @@ RdmaSimulatorImpl::Remove(const EventId& id)
     }
     if (IsExpired(id))
     {
+        return;
+    }
+    if (id.GetTs() <= m_windowEnd)
+    {
+        // Within the running window (Lookahead) the event may be on a node's list, in the
+        // running node's own events, or held: cancelled there instead, it runs as nothing.
+        id.PeekEventImpl()->Cancel();
         return;
     }
     Scheduler::Event ev;

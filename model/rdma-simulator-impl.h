@@ -44,6 +44,21 @@ class RdmaRadixScheduler;
  *
  * What it leaves out: SimulatorImpl::PreEventHook is not called (only a subclass can
  * override it, and this class has none).
+ *
+ * What it can do besides, off by default: with the Lookahead attribute set (at most the
+ * least delay between nodes, a link's propagation delay) it runs the events in windows of
+ * that length, node by node, as a conservative parallel simulator with synchronous windows
+ * runs its partitions (Lubachevsky, "Efficient distributed event-driven simulations of
+ * multiple-loop networks", CACM 32(1), 1989; ns-3's DistributedSimulatorImpl does the same
+ * per MPI rank): every event of a window is earlier than the window's end, and every event
+ * it schedules for another node is not, so each node runs its events in (time stamp, uid)
+ * order and no node's event can change what another ran in that window. Why: in a large
+ * fabric consecutive events in global order belong to different switches, whose state is
+ * far from the caches each time; node by node, a switch's ports and queues are loaded once
+ * for all its events of the window. Same-time events of one node that came from different
+ * nodes may run in another order than in global order (their uids are handed out in the
+ * order the windows run them), so results are equivalent, not identical (tests
+ * RdmaLookahead.*).
  */
 class RdmaSimulatorImpl : public SimulatorImpl
 {
@@ -76,6 +91,14 @@ class RdmaSimulatorImpl : public SimulatorImpl
     uint32_t GetSystemId() const override;
     uint32_t GetContext() const override;
     uint64_t GetEventCount() const override;
+
+    /**
+     * Set the Lookahead attribute (before Run).
+     * \param lookahead the window's length (0: off)
+     */
+    void SetLookahead(Time lookahead);
+    /// \return the Lookahead attribute
+    Time GetLookahead() const;
 
     /**
      * Simulator::Now() for the module's per-event code. While an RdmaSimulatorImpl runs
@@ -235,8 +258,62 @@ class RdmaSimulatorImpl : public SimulatorImpl
         ev.key.m_context = context;
         ev.key.m_uid = m_nextUid++;
         ++m_pending;
-        m_events->Insert(ev);
+        m_insertInto->Insert(ev);
         return ev.key.m_uid;
+    }
+
+    /**
+     * An event scheduled inside the running window (Lookahead): it must be the running
+     * node's own; it joins that node's events of the window. An event for another node
+     * this soon would run out of order: refused, naming both nodes and the delay.
+     * \param ev the event, with its key
+     */
+    void InsertInWindow(const Scheduler::Event& ev);
+
+    /// Run's loop with Lookahead: windows of events run node by node.
+    void RunWindows();
+
+    /**
+     * Take the next window's events out of the scheduler, each onto its node's list (in
+     * the scheduler's order), up to Lookahead after the first or up to an event of no
+     * node (which is held, and the window ends at its time stamp).
+     * \param[out] global the held event of no node, if any
+     *
+eturn whether an event of no node is held
+     */
+    bool TakeWindow(Scheduler::Event& global);
+
+    /**
+     * Run one node's events of the window: its list merged with the events it schedules
+     * for itself within the window, by (time stamp, uid).
+     * \param node the node (context)
+     */
+    void RunNodeWindow(uint32_t node);
+
+    /**
+     * Run one event: the clock, context and uid set, then the event fired or invoked and
+     * its reference released.
+     * \param ev the event
+     */
+    void RunEvent(const Scheduler::Event& ev)
+    {
+        --m_pending;
+        ++m_eventCount;
+        m_now = ev.key.m_ts;
+        m_currentContext = ev.key.m_context;
+        m_currentUid = ev.key.m_uid;
+        const uintptr_t tagged = reinterpret_cast<uintptr_t>(ev.impl);
+        if (tagged & DIRECT_EVENT_TAG)
+        {
+            EventImpl* event = Untag(ev.impl);
+            static_cast<DirectEvent*>(event)->Fire(); // never cancelled: no EventId exists
+            event->Unref();
+        }
+        else
+        {
+            ev.impl->Invoke();
+            ev.impl->Unref();
+        }
     }
 
     /// Insert the events other threads scheduled (their delays count from now).
@@ -244,6 +321,14 @@ class RdmaSimulatorImpl : public SimulatorImpl
 
     /// Prefetch what the next events of the current run will read (see PrefetchMinPending).
     void PrefetchAhead() const;
+
+    /**
+     * Prefetch what the events after the next one will read: their DirectEvent::Prefetch
+     * stages, each stage's event as many events ahead as PREFETCH_STAGE_AHEAD says.
+     * \param run the next event to run, then the ones after it
+     * \param count how many events run holds
+     */
+    static void PrefetchFor(const Scheduler::Event* run, std::size_t count);
 
     /// An event scheduled from a thread other than the one running the simulation.
     struct ForeignEvent
@@ -254,6 +339,16 @@ class RdmaSimulatorImpl : public SimulatorImpl
     };
 
     Ptr<Scheduler> m_events; //!< the pending events
+    /**
+     * Where Insert hands an event: m_events, or while a node's events of a window run
+     * (Lookahead) m_windowInserter, which sends the events of that window to the node's
+     * own (InsertInWindow) and the later ones to m_events. A pointer swapped per window
+     * instead of a test per event: without Lookahead, Insert costs what it did.
+     */
+    Scheduler* m_insertInto{nullptr};
+    class WindowInserter;
+    /// m_insertInto while a node's events of a window run.
+    Ptr<WindowInserter> m_windowInserter;
     /// m_events if it is an RdmaRadixScheduler (its run can be read ahead), else null.
     RdmaRadixScheduler* m_radix{nullptr};
     /// Prefetch for the next events while at least this many are pending (0: never).
@@ -275,6 +370,19 @@ class RdmaSimulatorImpl : public SimulatorImpl
     std::mutex m_foreignMutex;             //!< guards m_foreign
     std::vector<ForeignEvent> m_foreign;   //!< scheduled from other threads
     std::atomic<bool> m_hasForeign{false}; //!< m_foreign is not empty
+
+    /// Lookahead in time steps (0: events run in global order).
+    uint64_t m_lookahead{0};
+    /// The running window's end (exclusive) while a node's events of it run, else 0: an
+    /// event scheduled earlier than this is the running node's and joins its window.
+    uint64_t m_windowEnd{0};
+    /// Per node (context), its events of the window being run, in (time stamp, uid) order.
+    std::vector<std::vector<Scheduler::Event>> m_nodeEvents;
+    /// The nodes with events in the window, in the order of their first event.
+    std::vector<uint32_t> m_windowNodes;
+    /// Events the running node scheduled for itself within the window: a binary heap,
+    /// earliest (time stamp, uid) first.
+    std::vector<Scheduler::Event> m_ownEvents;
 };
 
 } // namespace ns3

@@ -341,8 +341,8 @@ namespace
 {
 
 /**
- * Run a scenario under RdmaSimulatorImpl and the radix scheduler, prefetching for the next
- * events from the given number of pending events on, and restore the defaults after.
+ * Run a scenario with prefetching for the next events from the given number of pending
+ * events on (WithFastestSimulator).
  * \param prefetchMinPending RdmaSimulatorImpl::PrefetchMinPending (0: never)
  * \param scenario builds the scenario, runs it and returns its log
  * \return the log
@@ -350,22 +350,7 @@ namespace
 std::string
 WithPrefetching(uint32_t prefetchMinPending, const std::function<std::string()>& scenario)
 {
-    StringValue savedImpl;
-    StringValue savedScheduler;
-    GlobalValue::GetValueByName("SimulatorImplementationType", savedImpl);
-    GlobalValue::GetValueByName("SchedulerType", savedScheduler);
-    RdmaHelper::UseFastestSimulator();
-    TypeId::AttributeInformation prefetch;
-    RdmaSimulatorImpl::GetTypeId().LookupAttributeByName("PrefetchMinPending", &prefetch);
-    const Ptr<const AttributeValue> savedPrefetch = prefetch.initialValue;
-    Config::SetDefault("ns3::RdmaSimulatorImpl::PrefetchMinPending",
-                       UintegerValue(prefetchMinPending));
-    const std::string log = scenario();
-    Simulator::Destroy();
-    Config::SetDefault("ns3::RdmaSimulatorImpl::PrefetchMinPending", *savedPrefetch);
-    GlobalValue::Bind("SimulatorImplementationType", savedImpl);
-    GlobalValue::Bind("SchedulerType", savedScheduler);
-    return log;
+    return WithFastestSimulator("PrefetchMinPending", UintegerValue(prefetchMinPending), scenario);
 }
 
 /**
@@ -415,9 +400,7 @@ IncastLog(uint32_t prefetchMinPending)
 }
 
 /**
- * A k = 4 fat-tree (16 hosts, 20 switches) under DCQCN with ECN marking: every host writes
- * to the host five after it (most flows cross the core, the edge and aggregation switches
- * balance them over their uplinks), and hosts 1 to 6 also to host 0 (an incast that pauses).
+ * RunDcqcnFatTree4 (a k = 4 fat-tree under DCQCN with ECN marking and an incast).
  * \param prefetchMinPending RdmaSimulatorImpl::PrefetchMinPending (0: never)
  * \return each completion's time (ps) and length, the events run, the frames the switches
  *         forwarded and the ECN marks
@@ -426,40 +409,10 @@ std::string
 FatTreeLog(uint32_t prefetchMinPending)
 {
     return WithPrefetching(prefetchMinPending, [] {
-        RdmaHelper rdma;
-        rdma.SetCongestionControl("ns3::DcqcnCongestionControl");
-        rdma.SetSwitchAttribute("EcnEnabled", BooleanValue(true));
-        rdma.SetSwitchAttribute("EcnKmin", UintegerValue(5000));
-        rdma.SetSwitchAttribute("EcnKmax", UintegerValue(20000));
-        rdma.SetSwitchAttribute("EcnPmax", DoubleValue(0.2));
-        rdma.SetMmuAttribute("BufferSize", UintegerValue(512 * 1024));
-        FatTreeHelper tree;
-        tree.SetThreeTier(4);
-        tree.Install(rdma);
-        rdma.AssignStreams(tree.GetSwitches(), 100); // the marks: the same in both runs
-        const uint32_t n = tree.GetNHosts();
-        std::vector<CompletionLog> logs(n + 6);
-        for (uint32_t i = 0; i < n + 6; ++i)
-        {
-            const uint32_t src = i < n ? i : i - n + 1;
-            const uint32_t dst = i < n ? (i + 5) % n : 0;
-            auto [a, b] = rdma.Connect(tree.GetHost(src), tree.GetHost(dst));
-            logs[i].Attach(a, b);
-            PostWriteAt(a, tree.GetHost(src), NanoSeconds(50 * i), 150'000, i);
-        }
-        Simulator::Stop(MilliSeconds(10));
-        Simulator::Run();
-        uint64_t forwarded = 0;
-        uint64_t marked = 0;
-        for (uint32_t s = 0; s < tree.GetSwitches().GetN(); ++s)
-        {
-            Ptr<RdmaSwitch> sw = tree.GetSwitches().Get(s)->GetObject<RdmaSwitch>();
-            forwarded += sw->GetForwardedPackets();
-            marked += sw->GetEcnMarks();
-        }
+        const FatTreeRunResult r = RunDcqcnFatTree4();
         std::ostringstream log;
-        log << CompletionLines(logs) << "events " << Simulator::GetEventCount() << " forwarded "
-            << forwarded << " marked " << marked << '\n';
+        log << r.completions << "events " << r.events << " forwarded " << r.forwarded << " marked "
+            << r.marked << '\n';
         return log.str();
     });
 }

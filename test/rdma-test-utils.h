@@ -19,6 +19,7 @@
 #include <list>
 #include <map>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -469,6 +470,106 @@ MakeRoceV2Packet(Ipv4Address from,
     stack.FinishIpv4Udp(from, to, 0, 0, 49152, 4791, p->GetSize());
     p->AddHeader(stack);
     return p;
+}
+
+/**
+ * Run a scenario under RdmaSimulatorImpl and the radix scheduler with one of the
+ * implementation's attributes set, and restore the defaults after (the simulator
+ * destroyed).
+ * \param attribute the attribute's name (e.g. "PrefetchMinPending")
+ * \param value its value for this run
+ * \param scenario builds the scenario, runs it and returns its log
+ * \return the log
+ */
+inline std::string
+WithFastestSimulator(const std::string& attribute,
+                     const AttributeValue& value,
+                     const std::function<std::string()>& scenario)
+{
+    StringValue savedImpl;
+    StringValue savedScheduler;
+    GlobalValue::GetValueByName("SimulatorImplementationType", savedImpl);
+    GlobalValue::GetValueByName("SchedulerType", savedScheduler);
+    RdmaHelper::UseFastestSimulator();
+    TypeId::AttributeInformation info;
+    NS_ABORT_MSG_IF(!RdmaSimulatorImpl::GetTypeId().LookupAttributeByName(attribute, &info),
+                    "WithFastestSimulator: no attribute " << attribute);
+    const Ptr<const AttributeValue> saved = info.initialValue;
+    const std::string path = "ns3::RdmaSimulatorImpl::" + attribute;
+    Config::SetDefault(path, value);
+    const std::string log = scenario();
+    Simulator::Destroy();
+    Config::SetDefault(path, *saved);
+    GlobalValue::Bind("SimulatorImplementationType", savedImpl);
+    GlobalValue::Bind("SchedulerType", savedScheduler);
+    return log;
+}
+
+/// What RunDcqcnFatTree4 returns.
+struct FatTreeRunResult
+{
+    std::string completions; //!< each completion's time (ps) and length, one per line
+    uint64_t events{0};      //!< events run
+    uint64_t forwarded{0};   //!< frames the switches forwarded
+    uint64_t marked{0};      //!< ECN marks
+    uint64_t pauses{0};      //!< PFC pause frames the switches sent
+    uint64_t drops{0};       //!< frames the switches dropped
+};
+
+/**
+ * A k = 4 fat-tree (16 hosts, 20 switches, 1 us links) under DCQCN with ECN marking: every
+ * host writes 150 kB to the host five after it (most flows cross the core; the edge and
+ * aggregation switches balance them over their uplinks), and hosts 1 to 6 also to host 0
+ * (an incast that PFC pauses). Runs under the simulator implementation and defaults as set
+ * by the caller, and leaves the simulator to the caller to destroy.
+ * \return its completions and the switches' counters
+ */
+inline FatTreeRunResult
+RunDcqcnFatTree4()
+{
+    RdmaHelper rdma;
+    rdma.SetCongestionControl("ns3::DcqcnCongestionControl");
+    rdma.SetSwitchAttribute("EcnEnabled", BooleanValue(true));
+    rdma.SetSwitchAttribute("EcnKmin", UintegerValue(5000));
+    rdma.SetSwitchAttribute("EcnKmax", UintegerValue(20000));
+    rdma.SetSwitchAttribute("EcnPmax", DoubleValue(0.2));
+    rdma.SetMmuAttribute("BufferSize", UintegerValue(512 * 1024));
+    FatTreeHelper tree;
+    tree.SetThreeTier(4);
+    tree.Install(rdma);
+    rdma.AssignStreams(tree.GetSwitches(), 100); // the marks: the same in every run
+    const uint32_t n = tree.GetNHosts();
+    std::vector<CompletionLog> logs(n + 6);
+    for (uint32_t i = 0; i < n + 6; ++i)
+    {
+        const uint32_t src = i < n ? i : i - n + 1;
+        const uint32_t dst = i < n ? (i + 5) % n : 0;
+        auto [a, b] = rdma.Connect(tree.GetHost(src), tree.GetHost(dst));
+        logs[i].Attach(a, b);
+        PostWriteAt(a, tree.GetHost(src), NanoSeconds(50 * i), 150'000, i);
+    }
+    Simulator::Stop(MilliSeconds(10));
+    Simulator::Run();
+    FatTreeRunResult r;
+    for (uint32_t s = 0; s < tree.GetSwitches().GetN(); ++s)
+    {
+        Ptr<RdmaSwitch> sw = tree.GetSwitches().Get(s)->GetObject<RdmaSwitch>();
+        r.forwarded += sw->GetForwardedPackets();
+        r.marked += sw->GetEcnMarks();
+        r.pauses += sw->GetPfcPausesSent();
+        r.drops += sw->GetTotalDrops();
+    }
+    std::ostringstream completions;
+    for (const CompletionLog& l : logs)
+    {
+        for (const RdmaCompletion& c : l.sends)
+        {
+            completions << c.completionTime.GetPicoSeconds() << ' ' << c.length << '\n';
+        }
+    }
+    r.completions = completions.str();
+    r.events = Simulator::GetEventCount();
+    return r;
 }
 
 } // namespace rdmatest
