@@ -363,6 +363,11 @@ main(int argc, char* argv[])
                  "run to this simulated time first, then the rest in RunMeasuredPart and print "
                  "its events and packet-hops (measured_*: callgrind's window)",
                  measureFrom);
+    Time lookahead(0);
+    cmd.AddValue("lookahead",
+                 "RdmaSimulatorImpl's Lookahead: run events in windows this long, node by node "
+                 "(at most the links' delay, 1us here; 0: global order)",
+                 lookahead);
     cmd.Parse(argc, argv);
 
     if (scenario == "memory")
@@ -372,6 +377,10 @@ main(int argc, char* argv[])
 
     RdmaHelper::SetSimulatorImplementation(simulator);
     RdmaHelper::SetScheduler(scheduler);
+    if (!lookahead.IsZero())
+    {
+        Simulator::GetImplementation()->SetAttribute("Lookahead", TimeValue(lookahead));
+    }
     const auto wallStart = std::chrono::steady_clock::now();
 
     RdmaLinkHelper link;

@@ -4,7 +4,8 @@
 
 Usage: benchmarks/run-benchmarks.py [--build build] [--record] [--replications N]
                                     [--schedulers [--scheduler-runs N]] [--instructions]
-                                    [--scale [--scale-k 4,8,16,32] [--scale-time 50us]]
+                                    [--scale [--scale-k 4,8,16,32] [--scale-time 50us]
+                                     [--lookahead 1us]]
                                     [--huge-pages on|off]
 
 It also runs rdma-bench --scenario=memory: the heap bytes of one host, one switch and one
@@ -38,12 +39,15 @@ hosts; the permutation traffic of the fattree scenarios) for the same simulated 
 (--scale-time) and prints per k the set-up time and peak memory, and the rate of the run
 after set-up: events per second and packet-hops per second, and each rate as a fraction of
 the smallest k's. A change shows there its effect at scale, where per-switch state stops
-fitting in the caches. After the series it prints what a line from memory cost at the time
+fitting in the caches. Each k runs twice, alternating: in global order, then node by node in
+windows of --lookahead (default 1us, the fat-trees' link delay; RdmaSimulatorImpl's Lookahead
+attribute, doc/rdma.rst; 0: global order only), each rate a fraction of the smallest k's in
+the same order. After the series it prints what a line from memory cost at the time
 (benchmarks/memory-latency over 4 MiB, 32 MiB and 1 GiB: read dependently, independently and
 prefetched ahead), the costs that bound the large fabrics' rate (doc/rdma.rst, Helpers).
 With --instructions as well it runs each k once more under callgrind's cache simulation
 and prints for a steady window (from 10 us on, 40 us long at k = 4 and shorter as k grows,
-at least 1 us; set-up not counted) the instructions per event and per packet-hop, each
+at least 1 us; set-up not counted; in both orders) the instructions per event and per packet-hop, each
 per-event figure as a fraction of the smallest k's (the part of the rate's fall that is
 instructions), and the lines read and written beyond a simulated 32 MB last level per event
 and per packet-hop (the part that is memory): the cache figures beside the rates, the same on
@@ -186,7 +190,7 @@ def window_length_us(k):
 SCALE_CACHES = ["--cache-sim=yes", "--D1=49152,12,64", "--LL=33554432,16,64"]
 
 
-def window_instructions(exe, k, start_us=10):
+def window_instructions(exe, k, *extra, start_us=10):
     """fattree<k> under callgrind with its cache simulation, counting only a window after
     set-up and the first start_us (rdma-bench --measureFrom; callgrind
     --toggle-collect='*RunMeasuredPart*'): the instructions, lines read and written beyond the
@@ -196,7 +200,7 @@ def window_instructions(exe, k, start_us=10):
     proc = subprocess.run(
         ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *SCALE_CACHES,
          "--toggle-collect=*RunMeasuredPart*", exe, f"--scenario=fattree{k}",
-         f"--measureFrom={start_us}us", f"--stopTime={start_us + length_us}us"],
+         f"--measureFrom={start_us}us", f"--stopTime={start_us + length_us}us", *extra],
         check=True, capture_output=True, text=True)
     # "Collected : Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw"
     m = re.search(r"Collected :((?: \d+){9})", proc.stderr)
@@ -256,6 +260,10 @@ def main():
                          "(default 4,8,16,32)")
     ap.add_argument("--scale-time", default="50us",
                     help="simulated time of each --scale run (ns-3 time, default 50us)")
+    ap.add_argument("--lookahead", default="1us",
+                    help="--scale also runs each k node by node in windows of this length "
+                         "(RdmaSimulatorImpl's Lookahead; at most the fat-trees' 1 us link "
+                         "delay; 0: global order only)")
     ap.add_argument("--huge-pages", choices=["on", "off"], default="on",
                     help="run the timed scenarios with " + HUGE_PAGES_TUNABLE +
                          " (transparent huge pages for malloc; default on)")
@@ -329,20 +337,27 @@ def main():
                   f"{'same' if same else 'DIFFERENT'}", flush=True)
 
     if args.scale:
+        lookahead = args.lookahead if args.lookahead not in ("0", "0us", "0s") else None
+        modes = [("global order", [])]
+        if lookahead:
+            modes.append((f"windows of {lookahead}", [f"--lookahead={lookahead}"]))
         print(f"scale series: k-ary fat-trees, {args.scale_time} of simulated time each; rates "
-              "of the run after set-up")
-        print("k | hosts | switches | setup_s | run_s | events | events_per_s | packet_hops | "
-              "packet_hops_per_s | peak_rss_mb | rss_bytes_per_node")
-        first_rate = None
+              "of the run after set-up" +
+              (f"; each k run in global order, then node by node in windows of {lookahead} "
+               "(RdmaSimulatorImpl's Lookahead, the links' delay)" if lookahead else ""))
+        print("k | order | hosts | switches | setup_s | run_s | events | events_per_s | "
+              "packet_hops | packet_hops_per_s | peak_rss_mb | rss_bytes_per_node")
+        first_rate = {}
         for k in scale_k:
-            r = run(exe, f"fattree{k}", f"--stopTime={args.scale_time}")
-            run_s = float(r["wall_s"]) - float(r["setup_s"])
-            events, hops = int(r["events"]), int(r["packet_hops"])
-            first_rate = first_rate or events / run_s
-            print(f"{k} | {r['hosts']} | {r['switches']} | {r['setup_s']} | {run_s:.3f} | "
-                  f"{events} | {events / run_s:.0f} ({events / run_s / first_rate:.2f} of "
-                  f"k = {scale_k[0]}) | {hops} | {hops / run_s:.0f} | "
-                  f"{r['peak_rss_mb']} | {r['rss_bytes_per_node']}", flush=True)
+            for mode, extra in modes:
+                r = run(exe, f"fattree{k}", f"--stopTime={args.scale_time}", *extra)
+                run_s = float(r["wall_s"]) - float(r["setup_s"])
+                events, hops = int(r["events"]), int(r["packet_hops"])
+                first = first_rate.setdefault(mode, events / run_s)
+                print(f"{k} | {mode} | {r['hosts']} | {r['switches']} | {r['setup_s']} | "
+                      f"{run_s:.3f} | {events} | {events / run_s:.0f} ({events / run_s / first:.2f}"
+                      f" of k = {scale_k[0]}) | {hops} | {hops / run_s:.0f} | "
+                      f"{r['peak_rss_mb']} | {r['rss_bytes_per_node']}", flush=True)
         latency = os.path.join(args.build, "benchmarks", "memory-latency")
         if os.path.exists(latency):
             print("memory at the time of the series (benchmarks/memory-latency):", flush=True)
@@ -354,25 +369,26 @@ def main():
             print("scale instructions and lines: a steady window of each k under "
                   "callgrind (set-up and the first 10 us not counted; lines from beyond a "
                   "simulated 32 MB last level)")
-            print("k | window | events | packet_hops | instructions per event | "
+            print("k | order | window | events | packet_hops | instructions per event | "
                   "per packet-hop | lines read per event | per packet-hop | "
                   "lines written per packet-hop")
-            first_per_event = None
+            first_per_event = {}
             for k in scale_k:
-                w = window_instructions(exe, k)
-                if not w["events"] or not w["packet_hops"]:
-                    print(f"{k} | {w['window']} | {w['events']} | {w['packet_hops']} | "
-                          "no traffic in the window", flush=True)
-                    continue
-                per_event = w["instructions"] / w["events"]
-                first_per_event = first_per_event or per_event
-                hops = w["packet_hops"]
-                print(f"{k} | {w['window']} | {w['events']} | {hops} | {per_event:.0f} "
-                      f"({per_event / first_per_event:.2f} of k = {scale_k[0]}) | "
-                      f"{w['instructions'] / hops:.0f} | "
-                      f"{w['lines_read'] / w['events']:.1f} | "
-                      f"{w['lines_read'] / hops:.1f} | {w['lines_written'] / hops:.1f}",
-                      flush=True)
+                for mode, extra in modes:
+                    w = window_instructions(exe, k, *extra)
+                    if not w["events"] or not w["packet_hops"]:
+                        print(f"{k} | {mode} | {w['window']} | {w['events']} | "
+                              f"{w['packet_hops']} | no traffic in the window", flush=True)
+                        continue
+                    per_event = w["instructions"] / w["events"]
+                    first = first_per_event.setdefault(mode, per_event)
+                    hops = w["packet_hops"]
+                    print(f"{k} | {mode} | {w['window']} | {w['events']} | {hops} | "
+                          f"{per_event:.0f} ({per_event / first:.2f} of k = {scale_k[0]}) | "
+                          f"{w['instructions'] / hops:.0f} | "
+                          f"{w['lines_read'] / w['events']:.1f} | "
+                          f"{w['lines_read'] / hops:.1f} | {w['lines_written'] / hops:.1f}",
+                          flush=True)
 
     m = run(exe, "memory", f"--memK={args.mem_k}", f"--memQps={args.mem_k ** 3 // 4}")
     print(f"memory (heap in use, k={m['k']} fat-tree: {m['hosts']} hosts, {m['switches']} "
