@@ -39,7 +39,8 @@ hosts; the permutation traffic of the fattree scenarios) for the same simulated 
 (--scale-time) and prints per k the set-up time and peak memory, and the rate of the run
 after set-up: events per second and packet-hops per second, and each rate as a fraction of
 the smallest k's. A change shows there its effect at scale, where per-switch state stops
-fitting in the caches. Each k runs twice, alternating: in global order, then node by node in
+fitting in the caches. It also prints the rate of the steady part alone (from 10 us on: a
+k = 4 run's 50 us last some 20 ms, start-up included). Each k runs twice, alternating: in global order, then node by node in
 windows of --lookahead (default 1us, the fat-trees' link delay; RdmaSimulatorImpl's Lookahead
 attribute, doc/rdma.rst; 0: global order only), each rate a fraction of the smallest k's in
 the same order. After the series it prints what a line from memory cost at the time
@@ -184,6 +185,12 @@ def window_length_us(k):
     return max(1, round(40 / (k / 4) ** 2))
 
 
+# Where the --scale series' steady rate starts: after the first 10 us, when every host has
+# started its flow and touched its state once (a k = 4 run's 50 us last some 20 ms of wall
+# time, start-up included, too short for its rate after set-up alone to be steady).
+SCALE_STEADY_FROM = "10us"
+
+
 # The caches callgrind simulates in the --scale window: a 48 KB 12-way first level (this
 # AMD EPYC's) and a 32 MB 16-way last level, as in doc/rdma.rst's earlier figures of lines
 # per hop (callgrind would otherwise take the host's whole last level, 512 MB here).
@@ -212,6 +219,16 @@ def window_instructions(exe, k, *extra, start_us=10):
     return {"window": f"{start_us}-{start_us + length_us} us", "instructions": counts[0],
             "lines_read": counts[6] + counts[7], "lines_written": counts[8],
             "events": int(r["measured_events"]), "packet_hops": int(r["measured_packet_hops"])}
+
+
+def time_us(text):
+    """An ns-3 time such as 50us or 1ms in microseconds, or None if it is not one."""
+    import re
+    m = re.fullmatch(r"([0-9]*\.?[0-9]+)(ps|ns|us|ms|s)", text.strip())
+    if not m:
+        return None
+    scale = {"ps": 1e-6, "ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}[m.group(2)]
+    return float(m.group(1)) * scale
 
 
 def have_valgrind(what):
@@ -259,7 +276,8 @@ def main():
                     help="fat-tree arities of --scale, comma-separated even numbers "
                          "(default 4,8,16,32)")
     ap.add_argument("--scale-time", default="50us",
-                    help="simulated time of each --scale run (ns-3 time, default 50us)")
+                    help="simulated time of each --scale run (ns-3 time, default 50us; "
+                         "more than 10us, where the steady rate starts)")
     ap.add_argument("--lookahead", default="1us",
                     help="--scale also runs each k node by node in windows of this length "
                          "(RdmaSimulatorImpl's Lookahead; at most the fat-trees' 1 us link "
@@ -281,6 +299,9 @@ def main():
     if not scale_k or any(k < 2 or k % 2 for k in scale_k):
         ap.error(f"--scale-k {args.scale_k} is not valid; valid: even numbers >= 2, "
                  "comma-separated (e.g. 8,16,32)")
+    if args.scale and not (time_us(args.scale_time) or 0) > time_us(SCALE_STEADY_FROM):
+        ap.error(f"--scale-time {args.scale_time} is not valid; valid: an ns-3 time longer "
+                 f"than {SCALE_STEADY_FROM} (e.g. 50us), where the steady rate starts")
     exe = os.path.join(args.build, "benchmarks", "rdma-bench")
     if not os.path.exists(exe):
         sys.exit(f"{exe} not found: run 'make build' first")
@@ -345,18 +366,24 @@ def main():
               "of the run after set-up" +
               (f"; each k run in global order, then node by node in windows of {lookahead} "
                "(RdmaSimulatorImpl's Lookahead, the links' delay)" if lookahead else ""))
-        print("k | order | hosts | switches | setup_s | run_s | events | events_per_s | "
-              "packet_hops | packet_hops_per_s | peak_rss_mb | rss_bytes_per_node")
+        print(f"k | order | hosts | switches | setup_s | run_s | events | events_per_s | "
+              f"steady events_per_s (from {SCALE_STEADY_FROM}) | packet_hops | "
+              f"packet_hops_per_s | peak_rss_mb | rss_bytes_per_node")
         first_rate = {}
+        first_steady = {}
         for k in scale_k:
             for mode, extra in modes:
-                r = run(exe, f"fattree{k}", f"--stopTime={args.scale_time}", *extra)
+                r = run(exe, f"fattree{k}", f"--stopTime={args.scale_time}",
+                        f"--measureFrom={SCALE_STEADY_FROM}", *extra)
                 run_s = float(r["wall_s"]) - float(r["setup_s"])
                 events, hops = int(r["events"]), int(r["packet_hops"])
                 first = first_rate.setdefault(mode, events / run_s)
+                steady = float(r["measured_events_per_s"])
+                steady_first = first_steady.setdefault(mode, steady)
                 print(f"{k} | {mode} | {r['hosts']} | {r['switches']} | {r['setup_s']} | "
                       f"{run_s:.3f} | {events} | {events / run_s:.0f} ({events / run_s / first:.2f}"
-                      f" of k = {scale_k[0]}) | {hops} | {hops / run_s:.0f} | "
+                      f" of k = {scale_k[0]}) | {steady:.0f} ({steady / steady_first:.2f}) | "
+                      f"{hops} | {hops / run_s:.0f} | "
                       f"{r['peak_rss_mb']} | {r['rss_bytes_per_node']}", flush=True)
         latency = os.path.join(args.build, "benchmarks", "memory-latency")
         if os.path.exists(latency):
