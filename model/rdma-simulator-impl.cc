@@ -62,7 +62,7 @@ RdmaSimulatorImpl::GetTypeId()
                 TimeValue(Time(0)),
                 MakeTimeAccessor(&RdmaSimulatorImpl::SetLookahead,
                                  &RdmaSimulatorImpl::GetLookahead),
-                MakeTimeChecker(Time(0)));
+                MakeTimeChecker()); // SetLookahead refuses a negative one, saying why
     return tid;
 }
 
@@ -326,7 +326,8 @@ void
 RdmaSimulatorImpl::SetLookahead(Time lookahead)
 {
     NS_ABORT_MSG_IF(lookahead.IsStrictlyNegative(),
-                    "RdmaSimulatorImpl::Lookahead: " << lookahead << "; valid: 0 (off) or more");
+                    "RdmaSimulatorImpl::Lookahead: " << lookahead.As(Time::NS)
+                                                     << "; valid: 0 (off) or more");
     NS_ABORT_MSG_IF(s_running == this,
                     "RdmaSimulatorImpl::Lookahead: set while the simulation runs; set it "
                     "before Simulator::Run");

@@ -260,6 +260,17 @@ TEST(RdmaLookaheadDeathTest, AnEventForAnotherNodeInsideTheWindowIsRefused)
         "larger than the least delay between nodes");
 }
 
+// A negative Lookahead is refused when it is set, naming the attribute.
+TEST(RdmaLookaheadDeathTest, ANegativeLookaheadIsRefused)
+{
+    EXPECT_DEATH(WithLookahead(NanoSeconds(-1),
+                               [] {
+                                   Simulator::Run();
+                                   return std::string();
+                               }),
+                 "RdmaSimulatorImpl::Lookahead: -1ns; valid: 0 \\(off\\) or more");
+}
+
 // Inside a window, Remove and Cancel of the running node's own events work as in global
 // order: neither event runs, both are expired, the others run.
 TEST(RdmaLookahead, RemovedAndCancelledEventsInsideTheWindowDoNotRun)
