@@ -568,7 +568,7 @@ RdmaSimulatorImpl::Remove(const EventId& id)
     {
         return;
     }
-    if (id.GetTs() <= m_windowEnd)
+    if (m_insertInto == PeekPointer(m_windowInserter) && id.GetTs() <= m_windowEnd)
     {
         // Within the running window (Lookahead) the event may be on a node's list, in the
         // running node's own events, or held: cancelled there instead, it runs as nothing.

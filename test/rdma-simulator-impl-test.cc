@@ -218,6 +218,28 @@ TEST(RdmaSimulatorImpl, RandomScheduleLogsAsUnderDefaultSimulatorImpl)
     }
 }
 
+// An event at time 0 removed before the run is gone, as under DefaultSimulatorImpl: it
+// neither runs nor counts among the events run (Remove had cancelled it instead, as it does
+// only inside a Lookahead window).
+TEST(RdmaSimulatorImpl, AnEventAtTimeZeroRemovedBeforeTheRunIsGone)
+{
+    for (const std::string impl : {"ns3::DefaultSimulatorImpl", "ns3::RdmaSimulatorImpl"})
+    {
+        StringValue saved;
+        GlobalValue::GetValueByName("SimulatorImplementationType", saved);
+        GlobalValue::Bind("SimulatorImplementationType", StringValue(impl));
+        uint32_t ran = 0;
+        const EventId removed = Simulator::Schedule(Time(0), [&ran] { ++ran; });
+        Simulator::Schedule(NanoSeconds(1), [&ran] { ran += 10; });
+        Simulator::Remove(removed);
+        Simulator::Run();
+        EXPECT_EQ(ran, 10U) << impl;
+        EXPECT_EQ(Simulator::GetEventCount(), 1U) << impl;
+        Simulator::Destroy();
+        GlobalValue::Bind("SimulatorImplementationType", saved);
+    }
+}
+
 TEST(RdmaSimulatorImpl, EventsFromAnotherThreadRunAfterTheCurrentEvent)
 {
     StringValue saved;
