@@ -291,27 +291,13 @@ RdmaSimulatorImpl::Run()
         NS_ASSERT(!m_events->IsEmpty());
         const Scheduler::Event next = m_events->RemoveNext();
         NS_ASSERT(next.key.m_ts >= m_now);
-        --m_pending;
-        ++m_eventCount;
-        m_now = next.key.m_ts;
-        m_currentContext = next.key.m_context;
-        m_currentUid = next.key.m_uid;
-        if (m_pending >= m_prefetchFrom) // one comparison per event where it is off
+        // The stages read only the run ahead, not the clock: before RunEvent, with the
+        // pending count as RunEvent leaves it (one comparison per event where it is off).
+        if (m_pending > m_prefetchFrom)
         {
             PrefetchAhead();
         }
-        const uintptr_t tagged = reinterpret_cast<uintptr_t>(next.impl);
-        if (tagged & DIRECT_EVENT_TAG)
-        {
-            EventImpl* event = Untag(next.impl);
-            static_cast<DirectEvent*>(event)->Fire(); // never cancelled: no EventId exists
-            event->Unref();
-        }
-        else
-        {
-            next.impl->Invoke();
-            next.impl->Unref();
-        }
+        RunEvent(next);
         if (m_hasForeign.load(std::memory_order_relaxed))
         {
             InsertForeignEvents();
