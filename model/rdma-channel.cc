@@ -5,6 +5,7 @@
 #include "rdma-channel.h"
 
 #include "rdma-net-device.h"
+#include "rdma-prefetch-cursor.h"
 #include "rdma-simulator-impl.h"
 
 #include "ns3/abort.h"
@@ -50,6 +51,7 @@ class RdmaChannel::ArrivalEvent : public RdmaSimulatorImpl::DirectEvent
 
     void Fire() override
     {
+        m_cursor.Fired();
         if (m_channel)
         {
             m_channel->DeliverNext(m_side);
@@ -58,15 +60,19 @@ class RdmaChannel::ArrivalEvent : public RdmaSimulatorImpl::DirectEvent
 
     void Prefetch(uint32_t stage) const override
     {
-        if (m_channel)
+        if (!m_channel)
         {
-            m_channel->PrefetchDelivery(m_side, stage);
+            return;
         }
+        // Stages 2 to 5 read this schedule's frame, not the oldest (RdmaPrefetchCursor).
+        m_channel->PrefetchDelivery(m_side, stage, stage == 1 ? 0 : m_cursor.Next(stage - 2));
     }
 
   private:
     RdmaChannel* m_channel; //!< the channel, null once disposed
     uint32_t m_side;        //!< the receiving device's index
+    /// Which frame on the wire each stage's schedule will take.
+    mutable RdmaPrefetchCursor<4> m_cursor;
 };
 
 TypeId
@@ -135,7 +141,7 @@ RdmaChannel::ReleaseFramesInFlight()
 }
 
 void
-RdmaChannel::PrefetchDelivery(uint32_t side, uint32_t stage) const
+RdmaChannel::PrefetchDelivery(uint32_t side, uint32_t stage, std::size_t frameIndex) const
 {
     if (stage == 1)
     {
@@ -143,11 +149,11 @@ RdmaChannel::PrefetchDelivery(uint32_t side, uint32_t stage) const
         __builtin_prefetch(&m_devices[side]);
         return;
     }
-    if (m_inFlight[side].empty())
+    if (frameIndex >= m_inFlight[side].size())
     {
         return;
     }
-    const InFlightFrame& frame = m_inFlight[side].front();
+    const InFlightFrame& frame = m_inFlight[side][frameIndex];
     if (stage == 2)
     {
         // Loaded, not prefetched (see RdmaSimulatorImpl::Touch): stage 3 reads the packet
@@ -161,7 +167,7 @@ RdmaChannel::PrefetchDelivery(uint32_t side, uint32_t stage) const
     }
     if (stage == 3)
     {
-        __builtin_prefetch(frame.packet);
+        RdmaSimulatorImpl::PrefetchLines(frame.packet);
     }
     if (m_devices[side])
     {

@@ -142,15 +142,18 @@ class RdmaChannel : public Channel
     void DeliverNext(uint32_t side);
 
     /**
-     * Prefetch for DeliverNext(side) (ArrivalEvent::Prefetch): stage 1 this channel's lines
-     * of that direction; stage 2 loads the frame's slot (its packet pointer and head, one
-     * line: RdmaSimulatorImpl::Touch) and prefetches the receiving device's per-frame lines;
-     * stage 3 the frame's packet; stages 3 to 5 the receiving device's stages 1 to 3 of
-     * RdmaNetDevice::PrefetchReceive.
+     * Prefetch for the DeliverNext(side) that takes the frame frameIndex places after the
+     * oldest on the wire (ArrivalEvent::Prefetch): stage 1 this channel's lines of that
+     * direction; stage 2 loads the frame's slot (its packet pointer and head, one line:
+     * RdmaSimulatorImpl::Touch) and prefetches the receiving device's per-frame lines;
+     * stage 3 the frame's packet (every line of it); stages 3 to 5 the receiving device's
+     * stages 1 to 3 of RdmaNetDevice::PrefetchReceive.
      * \param side the receiving device's index
      * \param stage 1 to 5
+     * \param frameIndex the frame's position from the oldest (stages 2 to 5; nothing is
+     * done past the last)
      */
-    void PrefetchDelivery(uint32_t side, uint32_t stage) const;
+    void PrefetchDelivery(uint32_t side, uint32_t stage, std::size_t frameIndex) const;
 
     /**
      * A frame on the wire: its packet and the head kept beside it (bytes 0: the packet is

@@ -1224,7 +1224,7 @@ RdmaNetDevice::PrefetchTransmit(uint32_t stage) const
         if (!m_queues[cls].empty())
         {
             // The packet itself: TryTransmit reads its size first thing.
-            __builtin_prefetch(m_queues[cls].front());
+            RdmaSimulatorImpl::PrefetchLines(m_queues[cls].front());
         }
         if (m_portHandler) // none where the receiver is a callback
         {

@@ -130,9 +130,10 @@ class RdmaSimulatorImpl : public SimulatorImpl
          * Prefetch what Fire will read, in stages: stage 1 the lines of the objects this
          * event points at (addresses only, nothing read), stages 2 to 5 the lines reached
          * through what the stage before prefetched or loaded (Touch). Run calls stage s
-         * 6 - s events before this one (stage 5 one event before) while many events are
-         * pending (see RdmaSimulatorImpl::PrefetchMinPending). Reads nothing Fire would not
-         * read.
+         * 6 - s events before this one (stage 5 one event before), in windows 6 - s batches
+         * of eight before (PrefetchBatch), while many events are pending (see
+         * RdmaSimulatorImpl::PrefetchMinPending); for each event, the stages in order. Reads
+         * nothing Fire would not read.
          * \param stage 1 to 5
          */
         virtual void Prefetch(uint32_t /* stage */) const
@@ -220,6 +221,23 @@ class RdmaSimulatorImpl : public SimulatorImpl
         (void)*static_cast<const volatile uint8_t*>(address);
     }
 
+    /**
+     * Prefetch every cache line an object lies on: one of the heap need not start on a
+     * line (a Packet's 104 bytes, 16-byte aligned, lie on two or three, and reading its
+     * size touches the second as often as not).
+     * \param object the object
+     */
+    template <typename T>
+    static void PrefetchLines(const T* object)
+    {
+        constexpr uintptr_t LINE = 64;
+        const uintptr_t first = reinterpret_cast<uintptr_t>(object);
+        for (uintptr_t line = first & ~(LINE - 1); line < first + sizeof(T); line += LINE)
+        {
+            __builtin_prefetch(reinterpret_cast<const void*>(line));
+        }
+    }
+
   private:
     /// The implementation inside Run() (events run only there), or null.
     static RdmaSimulatorImpl* s_running;
@@ -274,21 +292,21 @@ class RdmaSimulatorImpl : public SimulatorImpl
     void RunWindows();
 
     /**
-     * Take the next window's events out of the scheduler, each onto its node's list (in
-     * the scheduler's order), up to Lookahead after the first or up to an event of no
-     * node (which is held, and the window ends at its time stamp).
+     * Take the next window's events out of the scheduler into m_windowRun, node by node
+     * (each node's in the scheduler's order), up to Lookahead after the first or up to an
+     * event of no node (which is held, and the window ends at its time stamp).
      * \param[out] global the held event of no node, if any
-     *
-eturn whether an event of no node is held
+     * \return whether an event of no node is held
      */
     bool TakeWindow(Scheduler::Event& global);
 
     /**
-     * Run one node's events of the window: its list merged with the events it schedules
-     * for itself within the window, by (time stamp, uid).
-     * \param node the node (context)
+     * Run one node's events of the window, m_windowRun[begin, end), merged with the events
+     * it schedules for itself within the window, by (time stamp, uid).
+     * \param begin the node's first event in m_windowRun
+     * \param end one past its last
      */
-    void RunNodeWindow(uint32_t node);
+    void RunNodeWindow(std::size_t begin, std::size_t end);
 
     /**
      * Run one event: the clock, context and uid set, then the event fired or invoked and
@@ -329,6 +347,16 @@ eturn whether an event of no node is held
      * \param count how many events run holds
      */
     static void PrefetchFor(const Scheduler::Event* run, std::size_t count);
+
+    /**
+     * In windows: call the prefetch stages of the events ahead of a batch, batch by batch
+     * (PREFETCH_BATCH events each; stage s for the events PREFETCH_STAGE_AHEAD[s - 1]
+     * batches after first).
+     * \param run the window's events
+     * \param count how many run holds
+     * \param first the batch's first event
+     */
+    static void PrefetchBatch(const Scheduler::Event* run, std::size_t count, std::size_t first);
 
     /// An event scheduled from a thread other than the one running the simulation.
     struct ForeignEvent
@@ -376,8 +404,16 @@ eturn whether an event of no node is held
     /// The running window's end (exclusive) while a node's events of it run, else 0: an
     /// event scheduled earlier than this is the running node's and joins its window.
     uint64_t m_windowEnd{0};
-    /// Per node (context), its events of the window being run, in (time stamp, uid) order.
-    std::vector<std::vector<Scheduler::Event>> m_nodeEvents;
+    /// The window's events as TakeWindow removes them from the scheduler.
+    std::vector<Scheduler::Event> m_taken;
+    /// The window's events node by node (nodes in m_windowNodes' order), each node's in
+    /// (time stamp, uid) order.
+    std::vector<Scheduler::Event> m_windowRun;
+    /// Per node (context): while TakeWindow counts, its events in the window; then the end
+    /// of its events in m_windowRun; 0 once run.
+    std::vector<uint32_t> m_nodeEnd;
+    /// The event of m_windowRun from which the next batch's stages are called.
+    std::size_t m_nextBatch{0};
     /// The nodes with events in the window, in the order of their first event.
     std::vector<uint32_t> m_windowNodes;
     /// Events the running node scheduled for itself within the window: a binary heap,
