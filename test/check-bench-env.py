@@ -5,6 +5,8 @@
 --huge-pages on adds glibc's malloc huge-page tunable (glibc.malloc.hugetlb=1) to
 GLIBC_TUNABLES, keeping every other tunable already set and replacing an earlier hugetlb
 setting; --huge-pages off leaves the environment as it is. The callgrind runs never get it.
+--scale repeats a run whose steady part is short until the steady parts add up to
+SCALE_MIN_MEASURED_S, and prints the run of the median steady rate.
 
 Usage: check-bench-env.py [MODULE_DIR]   (default: the folder above this script)
 Exit status 0 when every check holds, 1 otherwise (each failure named).
@@ -53,6 +55,25 @@ def main():
             os.environ["GLIBC_TUNABLES"] = saved
     if bench.transparent_huge_pages() not in ("always", "madvise", "never", "unknown"):
         failures.append(f"transparent_huge_pages() gave {bench.transparent_huge_pages()!r}")
+
+    # --scale's repetition: fake runs of 0.3 s steady parts (rates 5, 1, 4, 2) need four
+    # runs to add up to 1 s, and the median's run (the upper middle of four) is shown; a run
+    # of 2 s is not repeated.
+    rates = iter([5, 1, 4, 2])
+    real_run = bench.run
+    try:
+        bench.run = lambda *a, **k: {"measured_wall_s": "0.3",
+                                      "measured_events_per_s": str(next(rates))}
+        r, runs = bench.scale_run("exe", 4, "50us")
+        if (runs, r["measured_events_per_s"]) != (4, "4"):
+            failures.append(f"scale_run of short runs: {runs} runs, rate "
+                            f"{r['measured_events_per_s']}; expected 4 runs, rate 4")
+        bench.run = lambda *a, **k: {"measured_wall_s": "2.0", "measured_events_per_s": "7"}
+        r, runs = bench.scale_run("exe", 32, "50us")
+        if runs != 1:
+            failures.append(f"scale_run of a long run: {runs} runs, expected 1")
+    finally:
+        bench.run = real_run
 
     for f in failures:
         print(f"FAIL {f}")
