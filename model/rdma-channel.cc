@@ -237,15 +237,13 @@ RdmaChannel::SideOf(const Ptr<RdmaNetDevice>& src)
 }
 
 void
-RdmaChannel::Launch(const Ptr<Packet>& frame,
-                    uint32_t side,
-                    const Time& rxTime,
-                    const uint8_t* head,
-                    uint32_t headBytes)
+RdmaChannel::FillSlot(InFlightFrame& slot,
+                      const Ptr<Packet>& frame,
+                      const uint8_t* head,
+                      uint32_t headBytes)
 {
     constexpr uint32_t ETHERNET = RdmaNetDevice::ETHERNET_HEADER_BYTES;
     constexpr uint32_t WITH_IPV4 = ETHERNET + RdmaPortHandler::IPV4_HEAD_BESIDE_BYTES;
-    InFlightFrame& slot = m_inFlight[side].push_back_slot();
     slot.packet = PeekPointer(frame);
     if (slot.packet)
     {
@@ -264,6 +262,27 @@ RdmaChannel::Launch(const Ptr<Packet>& frame,
     else if (headBytes == ETHERNET)
     {
         std::memcpy(slot.data.data(), head, ETHERNET);
+    }
+}
+
+void
+RdmaChannel::Launch(const Ptr<Packet>& frame,
+                    uint32_t side,
+                    const Time& rxTime,
+                    const uint8_t* head,
+                    uint32_t headBytes)
+{
+    if (RdmaSimulatorImpl::StoresPastCaches())
+    {
+        // Filled here and written to the ring in one line, past the caches: the arrival
+        // reads it back a propagation delay later, long after it left them.
+        InFlightFrame record;
+        FillSlot(record, frame, head, headBytes);
+        RdmaSimulatorImpl::StreamLine(m_inFlight[side].push_back_slot(), record);
+    }
+    else
+    {
+        FillSlot(m_inFlight[side].push_back_slot(), frame, head, headBytes);
     }
     m_arrival[side]->Ref(); // released by the scheduler after the event ran
     RdmaSimulatorImpl::ScheduleDirectNow(m_context[side], rxTime, PeekPointer(m_arrival[side]));

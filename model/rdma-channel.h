@@ -182,6 +182,18 @@ class RdmaChannel : public Channel
                 const uint8_t* head,
                 uint32_t headBytes);
 
+    /**
+     * Fill a ring slot (or the record streamed into one) for Launch.
+     * \param slot the slot
+     * \param frame the frame (or the packet, if its head travels beside it)
+     * \param head the head kept beside the packet (null if none)
+     * \param headBytes its bytes: 0, 14, 26 or MAX_HEAD_BYTES
+     */
+    static inline void FillSlot(InFlightFrame& slot,
+                                const Ptr<Packet>& frame,
+                                const uint8_t* head,
+                                uint32_t headBytes);
+
     /// Release the references the frames on the wire hold, and the rings' storage.
     void ReleaseFramesInFlight();
 

@@ -25,6 +25,7 @@ NS_LOG_COMPONENT_DEFINE("RdmaSimulatorImpl");
 NS_OBJECT_ENSURE_REGISTERED(RdmaSimulatorImpl);
 
 RdmaSimulatorImpl* RdmaSimulatorImpl::s_running = nullptr;
+bool RdmaSimulatorImpl::s_storesPastCaches = false;
 
 TypeId
 RdmaSimulatorImpl::GetTypeId()
@@ -317,6 +318,7 @@ RdmaSimulatorImpl::Run()
     {
         RunWindows();
         s_running = outer;
+        s_storesPastCaches = false;
         return;
     }
     // m_pending counts the scheduler's events (Insert, Remove and this loop keep it): no
@@ -453,6 +455,7 @@ RdmaSimulatorImpl::RunNodeWindow(std::size_t begin, std::size_t end)
     // stage and batch by batch (PrefetchBatch): across the node's end into the next node's
     // first events, whose own state is then on its way too.
     const bool prefetch = m_pending >= m_prefetchFrom;
+    s_storesPastCaches = prefetch;
     const Scheduler::Event* const run = m_windowRun.data();
     const std::size_t size = m_windowRun.size();
     for (;;)

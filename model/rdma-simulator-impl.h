@@ -16,6 +16,10 @@
 #include <thread>
 #include <vector>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace ns3
 {
 
@@ -238,9 +242,55 @@ class RdmaSimulatorImpl : public SimulatorImpl
         }
     }
 
+    /**
+     * \return true while a whole line written once and read back only much later is best
+     * written past the caches (StreamLine): while a window's events run (Lookahead) with at
+     * least PrefetchMinPending events pending, the prefetch stages' measure of a fabric too
+     * large for the caches.
+     *
+     * Why: a channel's ring slot, written at a frame's start, is read back one propagation
+     * delay later, when in a large fabric it has long left the caches; an ordinary store
+     * first reads the line it writes from memory (a read for ownership), a streaming store
+     * of the whole line does not. In a small fabric the slot stays in the caches until the
+     * frame arrives, and a streaming store would send it to memory for the arrival to read
+     * back: k = 4 in windows ran 0.88 times as fast streaming always (8 pairs, side by side).
+     * In global order a k = 32 fat-tree gained nothing from it (0.99, 5 pairs), and the
+     * decision would cost a store per event there: windows only.
+     */
+    static bool StoresPastCaches()
+    {
+        return s_storesPastCaches;
+    }
+
+    /**
+     * Write a whole 64-byte line, \p from into \p to, past the caches (streaming stores;
+     * an ordinary copy where the processor has none). A thread reads its own streaming
+     * stores back as ordinary ones: no fence is needed.
+     * \param to the line written (64-byte aligned)
+     * \param from what it is to hold
+     */
+    template <typename T>
+    static void StreamLine(T& to, const T& from)
+    {
+        static_assert(sizeof(T) == 64 && alignof(T) == 64, "StreamLine writes one aligned line");
+#if defined(__SSE2__)
+        const auto* source = reinterpret_cast<const __m128i*>(&from);
+        auto* line = reinterpret_cast<__m128i*>(&to);
+        for (int i = 0; i < 4; ++i)
+        {
+            _mm_stream_si128(line + i, _mm_load_si128(source + i));
+        }
+#else
+        to = from;
+#endif
+    }
+
   private:
     /// The implementation inside Run() (events run only there), or null.
     static RdmaSimulatorImpl* s_running;
+    /// StoresPastCaches(): set for each node's events of a window, with the prefetch stages'
+    /// decision; false in global order and outside Run.
+    static bool s_storesPastCaches;
 
     /// The low bit of a DirectEvent's pointer in the scheduler (events are aligned, and the
     /// schedulers compare keys only, never read the event).

@@ -27,6 +27,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 #include <functional>
 #include <gtest/gtest.h>
@@ -318,6 +319,76 @@ TEST(RdmaSimulatorImpl, DirectEventsRunInOrderAndAreReleased)
         EXPECT_EQ(pending->GetReferenceCount(), 1U) << impl;
         EXPECT_EQ(direct->GetReferenceCount(), 1U) << impl;
     }
+}
+
+namespace
+{
+
+/// One cache line of bytes, as a channel's ring slot (RdmaChannel::InFlightFrame).
+struct alignas(64) TestLine
+{
+    std::array<uint8_t, 64> bytes; //!< the line
+};
+
+/// What RdmaSimulatorImpl::StoresPastCaches said inside an event, and what StreamLine wrote.
+struct StreamLineProbe
+{
+    bool pastCaches{false}; //!< StoresPastCaches() in the event
+    bool copied{false};     //!< the line written held every byte of the source
+
+    /// Write a line with StreamLine and check it.
+    void Store()
+    {
+        TestLine from;
+        for (std::size_t i = 0; i < from.bytes.size(); ++i)
+        {
+            from.bytes[i] = static_cast<uint8_t>(7 * i + 1);
+        }
+        TestLine to{};
+        pastCaches = RdmaSimulatorImpl::StoresPastCaches();
+        RdmaSimulatorImpl::StreamLine(to, from);
+        copied = to.bytes == from.bytes;
+    }
+};
+
+} // namespace
+
+// Lines are written past the caches (StoresPastCaches) while a window's events run with at
+// least PrefetchMinPending events pending, as the prefetch stages run there, and not with
+// fewer, with prefetching off, in global order or outside Run; StreamLine writes the whole
+// line.
+TEST(RdmaSimulatorImpl, StoresPastCachesInALargeFabricAndStreamLineWritesTheLine)
+{
+    struct Case
+    {
+        int64_t lookaheadNs; //!< Lookahead (0: global order)
+        uint32_t minPending; //!< PrefetchMinPending (0: never)
+        bool pastCaches;     //!< StoresPastCaches() expected in the event
+    };
+
+    for (const Case& c :
+         {Case{100, 1, true}, Case{100, 0, false}, Case{100, 1000, false}, Case{0, 1, false}})
+    {
+        StreamLineProbe probe;
+        WithFastestSimulator("PrefetchMinPending", UintegerValue(c.minPending), [&probe, &c]() {
+            Config::SetDefault("ns3::RdmaSimulatorImpl::Lookahead",
+                               TimeValue(NanoSeconds(c.lookaheadNs)));
+            Simulator::ScheduleWithContext(0, NanoSeconds(10), &StreamLineProbe::Store, &probe);
+            Simulator::ScheduleWithContext(1, NanoSeconds(20), [] {}); // pending meanwhile
+            Simulator::ScheduleWithContext(2, NanoSeconds(30), [] {});
+            Simulator::Run();
+            Config::SetDefault("ns3::RdmaSimulatorImpl::Lookahead", TimeValue(Seconds(0)));
+            return std::string();
+        });
+        const std::string what = "Lookahead " + std::to_string(c.lookaheadNs) +
+                                 " ns, PrefetchMinPending " + std::to_string(c.minPending);
+        EXPECT_EQ(probe.pastCaches, c.pastCaches) << what;
+        EXPECT_TRUE(probe.copied) << what;
+    }
+    StreamLineProbe outside;
+    outside.Store();
+    EXPECT_FALSE(outside.pastCaches);
+    EXPECT_TRUE(outside.copied);
 }
 
 TEST(RdmaSimulatorImplDeathTest, NegativeDelayIsRefused)
