@@ -42,7 +42,10 @@ the smallest k's. A change shows there its effect at scale, where per-switch sta
 fitting in the caches. It also prints the rate of the steady part alone (from 10 us on: a
 k = 4 run's 50 us last some 20 ms, start-up included); a k whose steady part is shorter than
 a second is run again until its steady parts add up to one, and the run of the median steady
-rate is printed, with the number of runs. Each k runs twice, alternating: in global order, then node by node in
+rate is printed, with the number of runs. Every larger k runs between two runs of the
+smallest, and its steady rate is also printed as a fraction of their mean: the smallest k
+measured just before and just after, as farm-bench pairs two programs, where the first row
+was measured minutes before on a machine whose speed drifts. Each k runs twice, alternating: in global order, then node by node in
 windows of --lookahead (default 1us, the fat-trees' link delay; RdmaSimulatorImpl's Lookahead
 attribute, doc/rdma.rst; 0: global order only), each rate a fraction of the smallest k's in
 the same order. After the series it prints what a line from memory cost at the time
@@ -212,6 +215,20 @@ def scale_run(exe, k, scale_time, *extra):
         measured += float(r["measured_wall_s"])
     runs.sort(key=lambda r: float(r["measured_events_per_s"]))
     return runs[len(runs) // 2], len(runs)
+
+
+def bracketed_run(exe, k0, k, scale_time, *extra):
+    """Run fattree<k> for --scale between two runs of the reference fattree<k0> (each a
+    scale_run), so that its steady rate is compared with k0's measured just before and just
+    after on the machine as it then was (a rate taken minutes earlier is another occasion:
+    this VM's k = 4 ran 5.3 M and 3.6 M events/s in windows within an hour). Return k's run,
+    its number of runs, and the reference: the mean of k0's two steady rates."""
+    before, _ = scale_run(exe, k0, scale_time, *extra)
+    r, runs = scale_run(exe, k, scale_time, *extra)
+    after, _ = scale_run(exe, k0, scale_time, *extra)
+    reference = (float(before["measured_events_per_s"]) +
+                 float(after["measured_events_per_s"])) / 2
+    return r, runs, reference
 
 
 # The caches callgrind simulates in the --scale window: a 48 KB 12-way first level (this
@@ -391,12 +408,17 @@ def main():
                "(RdmaSimulatorImpl's Lookahead, the links' delay)" if lookahead else ""))
         print(f"k | order | runs (median steady rate's shown) | hosts | switches | setup_s | "
               f"run_s | events | events_per_s | steady events_per_s (from {SCALE_STEADY_FROM}) | "
-              f"packet_hops | packet_hops_per_s | peak_rss_mb | rss_bytes_per_node")
+              f"steady against k = {scale_k[0]} run just before and after (k = {scale_k[0]}'s "
+              f"rate then) | packet_hops | packet_hops_per_s | peak_rss_mb | rss_bytes_per_node")
         first_rate = {}
         first_steady = {}
         for k in scale_k:
             for mode, extra in modes:
-                r, runs = scale_run(exe, k, args.scale_time, *extra)
+                if k == scale_k[0]:
+                    r, runs = scale_run(exe, k, args.scale_time, *extra)
+                    around = float(r["measured_events_per_s"])
+                else:
+                    r, runs, around = bracketed_run(exe, scale_k[0], k, args.scale_time, *extra)
                 run_s = float(r["wall_s"]) - float(r["setup_s"])
                 events, hops = int(r["events"]), int(r["packet_hops"])
                 first = first_rate.setdefault(mode, events / run_s)
@@ -405,7 +427,7 @@ def main():
                 print(f"{k} | {mode} | {runs} | {r['hosts']} | {r['switches']} | {r['setup_s']} | "
                       f"{run_s:.3f} | {events} | {events / run_s:.0f} ({events / run_s / first:.2f}"
                       f" of k = {scale_k[0]}) | {steady:.0f} ({steady / steady_first:.2f}) | "
-                      f"{hops} | {hops / run_s:.0f} | "
+                      f"{steady / around:.2f} ({around:.0f}) | {hops} | {hops / run_s:.0f} | "
                       f"{r['peak_rss_mb']} | {r['rss_bytes_per_node']}", flush=True)
         latency = os.path.join(args.build, "benchmarks", "memory-latency")
         if os.path.exists(latency):

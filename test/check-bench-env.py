@@ -72,6 +72,21 @@ def main():
         r, runs = bench.scale_run("exe", 32, "50us")
         if runs != 1:
             failures.append(f"scale_run of a long run: {runs} runs, expected 1")
+        # A larger k runs between two runs of the smallest, against whose mean it is
+        # compared: fake k = 4 runs at 6 and then 2 (the machine slowed), k = 32 at 2.
+        fake = iter([("4", 6), ("32", 2), ("4", 2)])
+
+        def fake_run(exe, scenario, *args, **kwargs):
+            k, rate = next(fake)
+            if scenario != "fattree" + k:
+                failures.append(f"bracketed_run ran {scenario}, expected fattree{k}")
+            return {"measured_wall_s": "2.0", "measured_events_per_s": str(rate)}
+
+        bench.run = fake_run
+        r, runs, around = bench.bracketed_run("exe", 4, 32, "50us")
+        if (r["measured_events_per_s"], runs, around) != ("2", 1, 4.0):
+            failures.append(f"bracketed_run: rate {r['measured_events_per_s']}, {runs} runs, "
+                            f"reference {around}; expected rate 2, 1 run, reference 4.0")
     finally:
         bench.run = real_run
 
