@@ -165,7 +165,7 @@ RdmaChannel::PrefetchDelivery(uint32_t side, uint32_t stage, std::size_t frameIn
         }
         return;
     }
-    if (stage == 3)
+    if (stage == 3 && (!m_devices[side] || m_devices[side]->ReadsPacketAtArrival(frame.bytes)))
     {
         RdmaSimulatorImpl::PrefetchLines(frame.packet);
     }
@@ -190,7 +190,10 @@ RdmaChannel::DeliverNext(uint32_t side)
     }
     const InFlightFrame copy = frame; // the receiver may send (and queue) synchronously
     frames.pop_front();
-    m_devices[side]->ReceiveWithHead(Ptr<Packet>(packet, false), copy.data.data(), copy.bytes);
+    m_devices[side]->ReceiveWithHead(Ptr<Packet>(packet, false),
+                                     copy.data.data(),
+                                     copy.bytes,
+                                     copy.size);
 }
 
 void
@@ -238,17 +241,16 @@ RdmaChannel::SideOf(const Ptr<RdmaNetDevice>& src)
 
 void
 RdmaChannel::FillSlot(InFlightFrame& slot,
-                      const Ptr<Packet>& frame,
+                      Packet* frame,
+                      uint32_t size,
                       const uint8_t* head,
                       uint32_t headBytes)
 {
     constexpr uint32_t ETHERNET = RdmaNetDevice::ETHERNET_HEADER_BYTES;
     constexpr uint32_t WITH_IPV4 = ETHERNET + RdmaPortHandler::IPV4_HEAD_BESIDE_BYTES;
-    slot.packet = PeekPointer(frame);
-    if (slot.packet)
-    {
-        slot.packet->Ref(); // the slot's own reference
-    }
+    static_assert(sizeof(InFlightFrame) == 64, "a frame on the wire: one cache line");
+    slot.packet = frame;
+    slot.size = size;
     slot.bytes = static_cast<uint8_t>(headBytes);
     // Constant sizes: copies the compiler inlines.
     if (headBytes == MAX_HEAD_BYTES)
@@ -266,7 +268,8 @@ RdmaChannel::FillSlot(InFlightFrame& slot,
 }
 
 void
-RdmaChannel::Launch(const Ptr<Packet>& frame,
+RdmaChannel::Launch(Packet* frame,
+                    uint32_t size,
                     uint32_t side,
                     const Time& rxTime,
                     const uint8_t* head,
@@ -277,12 +280,12 @@ RdmaChannel::Launch(const Ptr<Packet>& frame,
         // Filled here and written to the ring in one line, past the caches: the arrival
         // reads it back a propagation delay later, long after it left them.
         InFlightFrame record;
-        FillSlot(record, frame, head, headBytes);
+        FillSlot(record, frame, size, head, headBytes);
         RdmaSimulatorImpl::StreamLine(m_inFlight[side].push_back_slot(), record);
     }
     else
     {
-        FillSlot(m_inFlight[side].push_back_slot(), frame, head, headBytes);
+        FillSlot(m_inFlight[side].push_back_slot(), frame, size, head, headBytes);
     }
     m_arrival[side]->Ref(); // released by the scheduler after the event ran
     RdmaSimulatorImpl::ScheduleDirectNow(m_context[side], rxTime, PeekPointer(m_arrival[side]));
@@ -298,18 +301,24 @@ RdmaChannel::TransmitStart(const Ptr<Packet>& frame, const Ptr<RdmaNetDevice>& s
     {
         m_txrxTrace(frame, src, m_devices[side], txTime, rxTime);
     }
-    Launch(frame, side, rxTime, nullptr, 0);
+    Packet* const reference = PeekPointer(frame);
+    if (reference)
+    {
+        reference->Ref(); // the frame on the wire's own
+    }
+    Launch(reference, reference ? reference->GetSize() : 0, side, rxTime, nullptr, 0);
     return true;
 }
 
 void
-RdmaChannel::TransmitStartWithHead(const Ptr<Packet>& packet,
+RdmaChannel::TransmitStartWithHead(Ptr<Packet>& packet,
+                                   uint32_t size,
                                    uint32_t side,
                                    Time txTime,
                                    const uint8_t* head,
                                    uint32_t headBytes)
 {
-    NS_LOG_FUNCTION(this << packet << side << txTime << headBytes);
+    NS_LOG_FUNCTION(this << packet << size << side << txTime << headBytes);
     NS_ASSERT_MSG(CarriesFrameHeads(), "RdmaChannel: a frame's head beside it, yet a sink");
     constexpr uint32_t ETHERNET = RdmaNetDevice::ETHERNET_HEADER_BYTES;
     constexpr uint32_t WITH_IPV4 = ETHERNET + RdmaPortHandler::IPV4_HEAD_BESIDE_BYTES;
@@ -319,7 +328,7 @@ RdmaChannel::TransmitStartWithHead(const Ptr<Packet>& packet,
                         << WITH_IPV4 << " (and the first 12 IPv4 bytes) or " << MAX_HEAD_BYTES
                         << " (and the first 24)");
     NS_ASSERT_MSG(side < m_nDevices, "RdmaChannel::TransmitStartWithHead: side " << side);
-    Launch(packet, side, txTime + m_delay, head, headBytes);
+    Launch(RdmaTakeReference(packet), size, side, txTime + m_delay, head, headBytes);
 }
 
 Time

@@ -93,7 +93,9 @@ class RdmaChannel : public Channel
      * by \p packet without its first head - 14 bytes. Nothing can observe the
      * frame on the wire (CarriesFrameHeads), so no byte of the packet is written per hop:
      * the receiver takes the head as read (RdmaNetDevice::ReceiveWithHead).
-     * \param packet the IPv4 packet
+     * \param packet the IPv4 packet; the frame on the wire takes the reference it holds (no
+     *        Ref: it is null afterwards, see RdmaTakeReference)
+     * \param size its size in bytes, carried beside it: no hop reads the packet for it
      * \param side the receiving device's index, as SideOf returned it for the sender (a
      *        sender keeps it: no lookup per frame)
      * \param txTime the frame's serialization time at the sender
@@ -101,7 +103,8 @@ class RdmaChannel : public Channel
      * \param headBytes how many: 14, 26 with the IPv4 header's first 12, or MAX_HEAD_BYTES
      *        with the packet's first 24
      */
-    void TransmitStartWithHead(const Ptr<Packet>& packet,
+    void TransmitStartWithHead(Ptr<Packet>& packet,
+                               uint32_t size,
                                uint32_t side,
                                Time txTime,
                                const uint8_t* head,
@@ -156,27 +159,30 @@ class RdmaChannel : public Channel
     void PrefetchDelivery(uint32_t side, uint32_t stage, std::size_t frameIndex) const;
 
     /**
-     * A frame on the wire: its packet and the head kept beside it (bytes 0: the packet is
-     * the whole frame). One cache line, aligned: the arrival reads one line per frame (its
-     * packet and head had been kept in two rings, on two or three lines).
+     * A frame on the wire: its packet, its size and the head kept beside it (bytes 0: the
+     * packet is the whole frame). One cache line, aligned: the arrival reads one line per
+     * frame (its packet and head had been kept in two rings, on two or three lines).
      */
     struct alignas(64) InFlightFrame
     {
-        Packet* packet; //!< the packet; the slot holds one reference (Ref at Launch)
-        uint8_t bytes;  //!< how many of data hold the head
+        Packet* packet;                           //!< the packet; the slot holds one reference
+        uint8_t bytes;                            //!< how many of data hold the head
         std::array<uint8_t, MAX_HEAD_BYTES> data; //!< the head
+        uint32_t size;                            //!< the packet's size (GetSize), for the receiver
     };
 
     /**
-     * Queue a frame towards the device of \p side (the slot takes a reference to its
-     * packet) and schedule its arrival.
-     * \param frame the frame (or the packet, if its head travels beside it)
+     * Queue a frame towards the device of \p side and schedule its arrival.
+     * \param frame the frame (or the packet, if its head travels beside it); the slot takes
+     *        this reference of the caller's
+     * \param size its size in bytes
      * \param side the receiving device's index
      * \param rxTime serialization time plus propagation delay
      * \param head the head kept beside the packet (null if none)
      * \param headBytes its bytes: 0, 14, 26 or MAX_HEAD_BYTES
      */
-    void Launch(const Ptr<Packet>& frame,
+    void Launch(Packet* frame,
+                uint32_t size,
                 uint32_t side,
                 const Time& rxTime,
                 const uint8_t* head,
@@ -185,12 +191,15 @@ class RdmaChannel : public Channel
     /**
      * Fill a ring slot (or the record streamed into one) for Launch.
      * \param slot the slot
-     * \param frame the frame (or the packet, if its head travels beside it)
+     * \param frame the frame (or the packet, if its head travels beside it): a reference
+     *        the slot takes
+     * \param size its size in bytes
      * \param head the head kept beside the packet (null if none)
      * \param headBytes its bytes: 0, 14, 26 or MAX_HEAD_BYTES
      */
     static inline void FillSlot(InFlightFrame& slot,
-                                const Ptr<Packet>& frame,
+                                Packet* frame,
+                                uint32_t size,
                                 const uint8_t* head,
                                 uint32_t headBytes);
 

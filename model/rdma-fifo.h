@@ -7,6 +7,7 @@
 #include "ns3/ptr.h"
 
 #include <cstddef>
+#include <new>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -290,6 +291,30 @@ class RdmaFifo<Ptr<U>>
   private:
     RdmaFifo<U*> m_raw; //!< the elements; each holds one reference
 };
+
+/**
+ * \ingroup rdma
+ * Take the reference a Ptr holds, without an Unref, and leave the Ptr null.
+ *
+ * Why: ns-3.37's Ptr has no move constructor and no release, so handing a packet's
+ * reference on (a queue, a frame on the wire) would cost a Ref and an Unref, each a read
+ * and a write of the packet's count. In a large fabric a queued packet has left the caches
+ * by the time it is served: its line fetched only to count up and down (see RdmaFifo<Ptr<U>>).
+ * The Ptr is left in the state of a default-constructed one (its storage reused without its
+ * destructor, which a null Ptr's would leave undone anyway).
+ * 	param U the pointee type
+ * \param ptr the Ptr whose reference the caller now holds; null afterwards
+ * eturn the pointee (null if ptr was); the caller releases it with Unref
+ */
+template <class U>
+U*
+RdmaTakeReference(Ptr<U>& ptr)
+{
+    static_assert(sizeof(Ptr<U>) == sizeof(U*), "Ptr<U> holds just the pointer");
+    U* raw = PeekPointer(ptr);
+    ::new (static_cast<void*>(&ptr)) Ptr<U>(); // the reference now belongs to raw
+    return raw;
+}
 
 } // namespace ns3
 

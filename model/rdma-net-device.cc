@@ -465,6 +465,11 @@ RdmaNetDevice::DoDispose()
     m_controlQueue.clear();
     for (uint32_t cls = 0; cls < NUM_CLASSES; ++cls)
     {
+        while (!m_queues[cls].empty())
+        {
+            m_queues[cls].front().packet->Unref(); // the queue's reference
+            m_queues[cls].pop_front();
+        }
         m_queues[cls].clear();
         m_queueBytes[cls] = 0;
     }
@@ -495,22 +500,32 @@ RdmaNetDevice::Attach(Ptr<RdmaChannel> channel)
 void
 RdmaNetDevice::Enqueue(const Ptr<Packet>& packet, uint8_t cls)
 {
-    NS_LOG_FUNCTION(this << packet << +cls);
+    NS_ABORT_MSG_IF(!packet, "RdmaNetDevice::Enqueue: null packet");
+    Ptr<Packet> reference = packet; // the queue's own
+    EnqueueTaking(reference, cls, packet->GetSize());
+}
+
+void
+RdmaNetDevice::EnqueueTaking(Ptr<Packet>& packet, uint8_t cls, uint32_t size)
+{
+    NS_LOG_FUNCTION(this << packet << +cls << size);
     NS_ABORT_MSG_IF(cls >= NUM_CLASSES,
                     "RdmaNetDevice::Enqueue: traffic class " << +cls
                                                              << " is invalid; valid classes are "
                                                                 "0.."
                                                              << NUM_CLASSES - 1);
-    NS_ABORT_MSG_IF(packet->GetSize() > m_mtu,
-                    "RdmaNetDevice::Enqueue: packet of "
-                        << packet->GetSize() << " bytes exceeds the MTU of " << m_mtu << " bytes");
-    m_queueBytes[cls] += packet->GetSize();
-    m_macTxBytes += packet->GetSize();
+    NS_ABORT_MSG_IF(size > m_mtu,
+                    "RdmaNetDevice::Enqueue: packet of " << size << " bytes exceeds the MTU of "
+                                                         << m_mtu << " bytes");
+    NS_ASSERT_MSG(packet && packet->GetSize() == size,
+                  "RdmaNetDevice::EnqueueTaking: size " << size << " is not the packet's");
+    m_queueBytes[cls] += size;
+    m_macTxBytes += size;
     if (m_watched & WATCH_MAC_TX)
     {
         m_macTxTrace(packet);
     }
-    m_queues[cls].push_back(packet);
+    m_queues[cls].push_back(QueuedPacket{RdmaTakeReference(packet), size});
     m_queuedClasses |= static_cast<uint8_t>(1U << cls);
     TryTransmit();
 }
@@ -757,14 +772,18 @@ RdmaNetDevice::RemoveQueuedPacket(uint8_t cls)
     NS_ABORT_MSG_IF(cls >= NUM_CLASSES,
                     "RdmaNetDevice::RemoveQueuedPacket: traffic class "
                         << +cls << " is invalid; valid classes are 0.." << NUM_CLASSES - 1);
-    return m_queues[cls].empty() ? nullptr : PopQueued(cls);
+    uint32_t size;
+    return m_queues[cls].empty() ? nullptr : PopQueued(cls, size);
 }
 
 Ptr<Packet>
-RdmaNetDevice::PopQueued(uint32_t cls)
+RdmaNetDevice::PopQueued(uint32_t cls, uint32_t& size)
 {
-    Ptr<Packet> packet = m_queues[cls].take_front();
-    m_queueBytes[cls] -= packet->GetSize();
+    const QueuedPacket slot = m_queues[cls].front();
+    m_queues[cls].pop_front();
+    Ptr<Packet> packet(slot.packet, false); // adopts the queue's reference
+    size = slot.size;
+    m_queueBytes[cls] -= size;
     if (m_queues[cls].empty())
     {
         m_queuedClasses &= static_cast<uint8_t>(~(1U << cls));
@@ -1020,22 +1039,24 @@ RdmaNetDevice::TryTransmit()
     const uint32_t cls = PickClass(paused);
     if (cls < NUM_CLASSES)
     {
-        Ptr<Packet> packet = PopQueued(cls);
+        uint32_t size;
+        Ptr<Packet> packet = PopQueued(cls, size);
         if (m_fc->WantsTransmitNotifications())
         {
-            m_fc->NotifyTransmit(static_cast<uint8_t>(cls), packet->GetSize());
+            m_fc->NotifyTransmit(static_cast<uint8_t>(cls), size);
         }
         if (m_portHandler)
         {
-            m_portHandler->HandleDequeue(m_handlerPort, packet, static_cast<uint8_t>(cls));
+            m_portHandler->HandleDequeue(m_handlerPort, packet, static_cast<uint8_t>(cls), size);
         }
         if (!m_dequeueCallback.IsNull()) // a NIC's port may have both
         {
             m_dequeueCallback(this, packet, static_cast<uint8_t>(cls));
+            size = packet->GetSize(); // a callback is not bound not to resize it
         }
         if (CanSendHeadBeside())
         {
-            StartTransmissionWithHead(packet, now);
+            StartTransmissionWithHead(packet, size, now);
             return;
         }
         AddIpv4EthernetHeader(packet);
@@ -1074,7 +1095,7 @@ RdmaNetDevice::TryTransmit()
             }
             if (CanSendHeadBeside())
             {
-                StartTransmissionWithHead(packet, now);
+                StartTransmissionWithHead(packet, packet->GetSize(), now);
                 return;
             }
             AddIpv4EthernetHeader(packet);
@@ -1157,18 +1178,21 @@ RdmaNetDevice::StartTransmission(const Ptr<Packet>& frame, Time now)
 }
 
 void
-RdmaNetDevice::StartTransmissionWithHead(const Ptr<Packet>& packet, Time now)
+RdmaNetDevice::StartTransmissionWithHead(Ptr<Packet>& packet, uint32_t size, Time now)
 {
-    NS_LOG_FUNCTION(this << packet);
+    NS_LOG_FUNCTION(this << packet << size);
     NS_ASSERT_MSG(now >= m_txEnd, "RdmaNetDevice: transmission started while busy");
-    const bool replaces = PrepareIpv4EthernetHeader(packet);
+    NS_ASSERT_MSG(packet->GetSize() == size,
+                  "RdmaNetDevice::StartTransmissionWithHead: size " << size
+                                                                    << " is not the packet's");
+    const bool replaces = PrepareIpv4EthernetHeader(packet, size);
     const uint8_t* head = m_ipv4Header->GetBytes();
     const uint32_t headBytes = m_ipv4Header->GetSerializedSize();
     // The wire bytes of the frame the head and the packet make (StartTransmission's).
     uint32_t wireBytes;
     if (m_framing == ETHERNET)
     {
-        wireBytes = WireBytes(packet->GetSize() + ETHERNET_HEADER_BYTES);
+        wireBytes = WireBytes(size + ETHERNET_HEADER_BYTES);
     }
     else
     {
@@ -1189,7 +1213,7 @@ RdmaNetDevice::StartTransmissionWithHead(const Ptr<Packet>& packet, Time now)
     {
         m_peerSide = m_channel->SideOf(this);
     }
-    m_channel->TransmitStartWithHead(packet, m_peerSide, wireTime, head, headBytes);
+    m_channel->TransmitStartWithHead(packet, size, m_peerSide, wireTime, head, headBytes);
     // No PhyTxEnd sink and no link-level retry here (CanSendHeadBeside): as StartTransmission.
     if (!m_controlQueue.empty() || !m_txPull.IsNull() || HasQueuedPackets())
     {
@@ -1215,16 +1239,18 @@ RdmaNetDevice::PrefetchTransmit(uint32_t stage) const
         if (!m_queues[cls].empty())
         {
             // Loaded, not prefetched (RdmaSimulatorImpl::Touch): stage 3 reads it.
-            RdmaSimulatorImpl::Touch(m_queues[cls].front_address());
+            RdmaSimulatorImpl::Touch(&m_queues[cls].front());
         }
         return;
     }
     if (stage == 3)
     {
-        if (!m_queues[cls].empty())
+        if (!m_queues[cls].empty() && !m_decrementTtl)
         {
-            // The packet itself: TryTransmit reads its size first thing.
-            RdmaSimulatorImpl::PrefetchLines(m_queues[cls].front());
+            // The packet itself, which a host's port reads (PrepareIpv4EthernetHeader); a
+            // router's port reads no line of it (its size is in the slot, its head in the
+            // switch's entry), unless a stage changed the head.
+            RdmaSimulatorImpl::PrefetchLines(m_queues[cls].front().packet);
         }
         if (m_portHandler) // none where the receiver is a callback
         {
@@ -1398,7 +1424,8 @@ RdmaNetDevice::Receive(Ptr<Packet> frame)
                                      frame,
                                      eth + ETHERNET_HEADER_BYTES,
                                      copied - ETHERNET_HEADER_BYTES,
-                                     false);
+                                     false,
+                                     frame->GetSize());
         return;
     }
     if (!m_promiscRxCallback.IsNull())
@@ -1420,7 +1447,8 @@ RdmaNetDevice::Receive(Ptr<Packet> frame)
                                      frame,
                                      eth + ETHERNET_HEADER_BYTES,
                                      copied - ETHERNET_HEADER_BYTES,
-                                     false);
+                                     false,
+                                     frame->GetSize());
     }
     else if (!m_rdmaRxCallback.IsNull())
     {
@@ -1435,9 +1463,14 @@ RdmaNetDevice::Receive(Ptr<Packet> frame)
 }
 
 void
-RdmaNetDevice::ReceiveWithHead(Ptr<Packet> packet, const uint8_t* head, uint32_t headBytes)
+RdmaNetDevice::ReceiveWithHead(Ptr<Packet> packet,
+                               const uint8_t* head,
+                               uint32_t headBytes,
+                               uint32_t size)
 {
-    NS_LOG_FUNCTION(this << packet << headBytes);
+    NS_LOG_FUNCTION(this << packet << headBytes << size);
+    NS_ASSERT_MSG(packet->GetSize() == size,
+                  "RdmaNetDevice::ReceiveWithHead: size " << size << " is not the packet's");
     if (m_watched & RX_SLOW_PATH)
     {
         // Something here may read the frame: it gets the bytes a whole frame has.
@@ -1465,14 +1498,13 @@ RdmaNetDevice::ReceiveWithHead(Ptr<Packet> packet, const uint8_t* head, uint32_t
                         RdmaPortHandler::IPV4_HEAD_BESIDE_BYTES);
         }
     }
-    const uint32_t size = packet->GetSize();
     m_ipv4RxBytes += size;
     if (m_fc->WantsReceiveNotifications())
     {
         // The class of an IPv4 packet: DSCP >> 3, the top three bits of its TOS byte.
         m_fc->NotifyReceive(copied > 1 ? ipv4[1] >> 5 : 0, size);
     }
-    m_portHandler->HandleReceive(m_handlerPort, packet, ipv4, copied, headBeside);
+    m_portHandler->HandleReceive(m_handlerPort, packet, ipv4, copied, headBeside, size);
 }
 
 void
@@ -1502,14 +1534,14 @@ RdmaNetDevice::AddEthernetHeader(Ptr<Packet> packet, uint16_t etherType) const
 }
 
 bool
-RdmaNetDevice::PrepareIpv4EthernetHeader(const Ptr<Packet>& packet)
+RdmaNetDevice::PrepareIpv4EthernetHeader(const Ptr<Packet>& packet, uint32_t size)
 {
     if (!m_ipv4HeaderValid)
     {
         m_ipv4Header->Set(m_address, GetPeerDevice()->m_address);
         m_ipv4HeaderValid = true;
     }
-    m_ipv4TxBytes += packet->GetSize();
+    m_ipv4TxBytes += size;
     const uint8_t* head = nullptr;
     bool routeBytes = false;
     uint8_t copied[RdmaPortHandler::ROUTE_HEAD_BYTES];
@@ -1550,7 +1582,7 @@ RdmaNetDevice::PrepareIpv4EthernetHeader(const Ptr<Packet>& packet)
 void
 RdmaNetDevice::AddIpv4EthernetHeader(const Ptr<Packet>& packet)
 {
-    if (PrepareIpv4EthernetHeader(packet))
+    if (PrepareIpv4EthernetHeader(packet, packet->GetSize()))
     {
         // The header carries the packet's first 12 (or 24) bytes, rewritten.
         packet->RemoveAtStart(m_ipv4Header->GetSerializedSize() - ETHERNET_HEADER_BYTES);

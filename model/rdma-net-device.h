@@ -83,10 +83,11 @@ class RdmaPortHandler
 
     /**
      * An IPv4 packet arrived on a port (Ethernet header removed). The handler keeps a
-     * reference (a Ptr copy) if it keeps the packet: a const reference spares a Ref/Unref
-     * pair per hop.
+     * reference if it keeps the packet: a Ptr copy, or the caller's own, taken with
+     * RdmaNetDevice::EnqueueTaking or RdmaTakeReference (leaving \p packet null), which
+     * spares a Ref/Unref pair per hop.
      * \param port the port number given to RdmaNetDevice::SetPortHandler
-     * \param packet the packet
+     * \param packet the packet (null afterwards if the handler took its reference)
      * \param head the packet's first bytes
      * \param headBytes how many bytes head holds: HEAD_BYTES, or the packet size if smaller,
      *        or ROUTE_HEAD_BYTES if the handler reads no more (GetHeadBytesRead) and they
@@ -96,12 +97,15 @@ class RdmaPortHandler
      *        ReceiveWithHead): the handler writes them into the packet before anything
      *        may read it (a trace, a stage), and the egress port writes them with its
      *        Ethernet header (SetNextIpv4Head)
+     * \param size the packet's size in bytes (GetSize: known beside it, so a switch hop
+     *        reads no line of the packet)
      */
     virtual void HandleReceive(uint32_t port,
-                               const Ptr<Packet>& packet,
+                               Ptr<Packet>& packet,
                                const uint8_t* head,
                                uint32_t headBytes,
-                               bool headBeside) = 0;
+                               bool headBeside,
+                               uint32_t size) = 0;
 
     /**
      * A queued packet leaves its class queue to be transmitted, before the Ethernet header
@@ -109,8 +113,12 @@ class RdmaPortHandler
      * \param port the port number given to RdmaNetDevice::SetPortHandler
      * \param packet the packet
      * \param cls its class
+     * \param size the packet's size in bytes (kept in its queue slot)
      */
-    virtual void HandleDequeue(uint32_t port, const Ptr<Packet>& packet, uint8_t cls) = 0;
+    virtual void HandleDequeue(uint32_t port,
+                               const Ptr<Packet>& packet,
+                               uint8_t cls,
+                               uint32_t size) = 0;
 
     /**
      * Prefetch what HandleReceive will read for the next frame arriving on port, whose head
@@ -284,6 +292,16 @@ class RdmaNetDevice : public NetDevice
      * \param cls traffic class, 0..7
      */
     void Enqueue(const Ptr<Packet>& packet, uint8_t cls);
+
+    /**
+     * Enqueue with the caller's reference and the packet's size: the queue takes the
+     * reference \p packet holds (no Ref, no Unref) and keeps the size beside it, so a
+     * switch hop reads no line of the packet (in a large fabric it has left the caches).
+     * \param packet the packet; null afterwards
+     * \param cls traffic class, 0..7
+     * \param size the packet's size in bytes (its GetSize)
+     */
+    void EnqueueTaking(Ptr<Packet>& packet, uint8_t cls, uint32_t size);
 
     /**
      * Send an 802.1Qbb PFC frame to the peer, ahead of all queued data.
@@ -492,8 +510,24 @@ eturn the checksum after
      * \param head the frame's first bytes: Ethernet header, possibly followed by the first
      *        12 bytes of the IPv4 header
      * \param headBytes 14 or 26
+     * \param size the packet's size in bytes (its GetSize, carried beside it)
      */
-    void ReceiveWithHead(Ptr<Packet> packet, const uint8_t* head, uint32_t headBytes);
+    void ReceiveWithHead(Ptr<Packet> packet,
+                         const uint8_t* head,
+                         uint32_t headBytes,
+                         uint32_t size);
+
+    /**
+     * \param headBytes the bytes of the head beside an arriving frame's packet
+     * \return false if ReceiveWithHead will read no line of the packet (a switch's port
+     *         whose handler reads the route bytes beside it, nothing observing): the
+     *         arrival's prefetch then leaves it alone
+     */
+    bool ReadsPacketAtArrival(uint32_t headBytes) const
+    {
+        return headBytes != ETHERNET_HEADER_BYTES + RdmaPortHandler::ROUTE_HEAD_BYTES ||
+               !m_handlerReadsRouteHead || (m_watched & RX_SLOW_PATH);
+    }
 
     /// \return true if a sink listens to MacTx (which sees every packet Enqueue takes)
     bool IsMacTxTraced() const
@@ -623,10 +657,11 @@ eturn the checksum after
      * Serialize a frame whose head travels beside its packet (RdmaChannel::
      * TransmitStartWithHead): m_ipv4Header's bytes, then the packet without its first
      * bytes that those replace.
-     * \param packet the IPv4 packet
+     * \param packet the IPv4 packet; the channel takes its reference (null afterwards)
+     * \param size its size in bytes
      * \param now the current time
      */
-    void StartTransmissionWithHead(const Ptr<Packet>& packet, Time now);
+    void StartTransmissionWithHead(Ptr<Packet>& packet, uint32_t size, Time now);
     /**
      * \return true if the next IPv4 frame may leave with its head beside its packet: the
      *         peer is a switch's port, and nothing on this side can observe the frame (no
@@ -666,9 +701,10 @@ eturn the checksum after
     /**
      * Take the head packet of a non-empty class queue (transmission or RemoveQueuedPacket).
      * \param cls traffic class
+     * \param[out] size its size in bytes, from its queue slot
      * \return the packet
      */
-    Ptr<Packet> PopQueued(uint32_t cls);
+    Ptr<Packet> PopQueued(uint32_t cls, uint32_t& size);
     /// A pause timer expired: re-evaluate eligibility.
     void PauseExpired();
     /// Reschedule the wake-up at the earliest pending pause expiry of a class with work.
@@ -707,9 +743,10 @@ eturn the checksum after
      * (24 with the addresses and ports when it has them); on a host's port whose peer is a
      * switch, the packet's first 24 bytes as they are.
      * \param packet the IPv4 packet
+     * \param size its size in bytes
      * \return true if the head replaces the packet's first 12 (or 24) bytes
      */
-    bool PrepareIpv4EthernetHeader(const Ptr<Packet>& packet);
+    bool PrepareIpv4EthernetHeader(const Ptr<Packet>& packet, uint32_t size);
     /// \return the MAC address of the device at the other end of the link
     Mac48Address GetPeerAddress() const;
 
@@ -835,7 +872,16 @@ eturn the checksum after
     std::array<uint32_t, NUM_CLASSES> m_queueBytes{};
 
     RdmaFifo<Ptr<Packet>> m_controlQueue; //!< PFC frames, Ethernet header included
-    std::array<RdmaFifo<Ptr<Packet>>, NUM_CLASSES> m_queues;
+
+    /// A class queue's slot: the queue's reference to the packet, and its size beside it,
+    /// so that serving the queue reads no line of the packet (EnqueueTaking).
+    struct QueuedPacket
+    {
+        Packet* packet; //!< one reference, the queue's
+        uint32_t size;  //!< the packet's GetSize
+    };
+
+    std::array<RdmaFifo<QueuedPacket>, NUM_CLASSES> m_queues;
 
     // The traces a frame may fire; their sinks are told by m_watched, not read per frame.
     RdmaWatchedTrace<Ptr<const Packet>> m_phyTxBeginTrace;

@@ -659,16 +659,20 @@ RdmaNic::DiscardRx(Ptr<const Packet> packet, const char* reason)
 }
 
 void
-RdmaNic::HandleDequeue(uint32_t /* port */, const Ptr<Packet>& /* packet */, uint8_t /* cls */)
+RdmaNic::HandleDequeue(uint32_t /* port */,
+                       const Ptr<Packet>& /* packet */,
+                       uint8_t /* cls */,
+                       uint32_t /* size */)
 {
 }
 
 void
 RdmaNic::HandleReceive(uint32_t port,
-                       const Ptr<Packet>& p,
+                       Ptr<Packet>& p,
                        const uint8_t* raw,
                        uint32_t copied,
-                       bool headBeside)
+                       bool headBeside,
+                       uint32_t /* size */)
 {
     m_controlPort = port; // ACKs, NAKs and CNPs it triggers leave through the same port
     // IPv4, UDP, BTH and (for ACKs) the AETH, as the device read them (no copy here, no Header

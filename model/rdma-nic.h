@@ -245,12 +245,16 @@ class RdmaNic : public Object, public RdmaPortHandler
     void SendControl(Ptr<Packet> packet, uint8_t cls);
     // RdmaPortHandler: each port hands its received packets here, with the headers it read.
     void HandleReceive(uint32_t port,
-                       const Ptr<Packet>& packet,
+                       Ptr<Packet>& packet,
                        const uint8_t* head,
                        uint32_t headBytes,
-                       bool headBeside) override;
+                       bool headBeside,
+                       uint32_t size) override;
     /// The NIC's own ACKs, NAKs and CNPs leave a port's class queues: nothing to do.
-    void HandleDequeue(uint32_t port, const Ptr<Packet>& packet, uint8_t cls) override;
+    void HandleDequeue(uint32_t port,
+                       const Ptr<Packet>& packet,
+                       uint8_t cls,
+                       uint32_t size) override;
     /**
      * Prefetch for PullPacket, which offers the port to the queue pairs in turn from
      * m_rrNext[port]: stage 1 loads the first two queue pairs' pointers, stage 2 prefetches

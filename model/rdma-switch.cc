@@ -914,6 +914,7 @@ RdmaSwitch::FillPortState(RdmaEgressContext& ctx, uint64_t extraTxBytes) const
 
 bool
 RdmaSwitch::RunEnqueueHooks(const Ptr<Packet>& packet,
+                            uint32_t size,
                             uint32_t port,
                             uint8_t cls,
                             uint64_t queueBefore,
@@ -938,7 +939,7 @@ RdmaSwitch::RunEnqueueHooks(const Ptr<Packet>& packet,
         if (hook.portState && !portState)
         {
             FillPortState(ctx, 0);
-            ctx.portQueueBytes -= packet->GetSize(); // admitted already: exclude it
+            ctx.portQueueBytes -= size; // admitted already: exclude it
             portState = true;
         }
         if (hook.readsPacket && (flags & FIFO_HEAD_BESIDE))
@@ -963,6 +964,7 @@ RdmaSwitch::RunEnqueueHooks(const Ptr<Packet>& packet,
 
 bool
 RdmaSwitch::RunDequeueHooks(const Ptr<Packet>& packet,
+                            uint32_t size,
                             uint32_t port,
                             uint8_t cls,
                             uint32_t& flags,
@@ -986,9 +988,8 @@ RdmaSwitch::RunDequeueHooks(const Ptr<Packet>& packet,
         if (hook.portState && !portState)
         {
             // The frame is about to start: count it (Ethernet header added by the device).
-            FillPortState(
-                ctx,
-                RdmaNetDevice::WireBytes(packet->GetSize() + RdmaNetDevice::ETHERNET_HEADER_BYTES));
+            FillPortState(ctx,
+                          RdmaNetDevice::WireBytes(size + RdmaNetDevice::ETHERNET_HEADER_BYTES));
             portState = true;
         }
         if (hook.readsPacket && (flags & FIFO_HEAD_BESIDE))
@@ -1103,32 +1104,33 @@ RdmaSwitch::ReceiveFromPort(uint32_t inPort, Ptr<RdmaNetDevice> device, Ptr<Pack
     NS_LOG_FUNCTION(this << inPort << device << packet);
     uint8_t head[PARSE_BYTES];
     const uint32_t copied = packet->CopyData(head, PARSE_BYTES);
-    Forward(inPort, packet, head, copied, false);
+    Forward(inPort, packet, head, copied, false, packet->GetSize());
 }
 
 void
 RdmaSwitch::HandleReceive(uint32_t port,
-                          const Ptr<Packet>& packet,
+                          Ptr<Packet>& packet,
                           const uint8_t* head,
                           uint32_t headBytes,
-                          bool headBeside)
+                          bool headBeside,
+                          uint32_t size)
 {
-    Forward(port, packet, head, headBytes, headBeside);
+    Forward(port, packet, head, headBytes, headBeside, size);
 }
 
 void
 RdmaSwitch::Forward(uint32_t inPort,
-                    const Ptr<Packet>& packet,
+                    Ptr<Packet>& packet,
                     const uint8_t* head,
                     uint32_t copied,
-                    bool headBeside)
+                    bool headBeside,
+                    uint32_t size)
 {
     // head holds the bytes the packet arrived with; beside it, if headBeside.
     const uint8_t* besideHead = headBeside ? head : nullptr;
     const bool routeBytes = copied >= ROUTE_HEAD_BYTES; // kept for the next switch
     // The IPv4 header and the transport ports are parsed once, from the raw bytes the
-    // receiving device already read.
-    const uint32_t size = packet->GetSize();
+    // receiving device already read; its size came beside it.
     if (size < IPV4_HEADER_BYTES || copied < IPV4_HEADER_BYTES)
     {
         DropArriving(packet, besideHead, MALFORMED_PACKET, inPort, 0);
@@ -1248,7 +1250,7 @@ RdmaSwitch::Forward(uint32_t inPort,
         }
     }
     if (!m_enqueueHooks.empty() && (flags & m_enqueueCommonFlags) == m_enqueueCommonFlags &&
-        RunEnqueueHooks(packet, outPort, cls, queueBefore, flags, head))
+        RunEnqueueHooks(packet, size, outPort, cls, queueBefore, flags, head))
     {
         flags |= FIFO_HEAD_CHANGED;
     }
@@ -1278,7 +1280,8 @@ RdmaSwitch::Forward(uint32_t inPort,
         WriteArrivalHead(packet, head); // MacTx sees the packet Enqueue takes
         m_ingressFifo[outPort][cls].back().flags &= ~FIFO_HEAD_BESIDE;
     }
-    m_ports[outPort]->Enqueue(packet, cls);
+    // The queue takes this hop's reference: no line of the packet is read here.
+    m_ports[outPort]->EnqueueTaking(packet, cls, size);
 }
 
 void
@@ -1332,10 +1335,10 @@ RdmaSwitch::PrefetchTransmit(uint32_t port, uint32_t cls, uint32_t stage) const
 }
 
 void
-RdmaSwitch::HandleDequeue(uint32_t port, const Ptr<Packet>& packet, uint8_t cls)
+RdmaSwitch::HandleDequeue(uint32_t port, const Ptr<Packet>& packet, uint8_t cls, uint32_t size)
 {
-    NS_LOG_FUNCTION(this << port << packet << unsigned(cls));
-    IngressEntry entry = ReleaseEgress(port, packet->GetSize(), cls);
+    NS_LOG_FUNCTION(this << port << packet << unsigned(cls) << size);
+    IngressEntry entry = ReleaseEgress(port, size, cls);
     if (entry.flags & FIFO_TIMED)
     {
         m_egressQueueDelayTrace(port, cls, m_lastQueueDelay);
@@ -1345,7 +1348,7 @@ RdmaSwitch::HandleDequeue(uint32_t port, const Ptr<Packet>& packet, uint8_t cls)
     // read at arrival and kept in the FIFO entry.
     bool headChanged = (entry.flags & FIFO_HEAD_CHANGED) != 0;
     if (!m_dequeueHooks.empty() && (entry.flags & m_dequeueCommonFlags) == m_dequeueCommonFlags &&
-        RunDequeueHooks(packet, port, cls, entry.flags, entry.ipv4Head.data()))
+        RunDequeueHooks(packet, size, port, cls, entry.flags, entry.ipv4Head.data()))
     {
         headChanged = true;
     }

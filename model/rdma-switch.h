@@ -427,6 +427,7 @@ class RdmaSwitch : public Object, public RdmaPortHandler
     /**
      * Call the enqueue-hook stages that want the packet.
      * \param packet the packet
+     * \param size its size in bytes
      * \param port egress port
      * \param cls class
      * \param queueBefore bytes of (port, class) queued before the packet
@@ -434,6 +435,7 @@ class RdmaSwitch : public Object, public RdmaPortHandler
      * \return true if a stage marked the packet CE (its IPv4 header changed)
      */
     bool RunEnqueueHooks(const Ptr<Packet>& packet,
+                         uint32_t size,
                          uint32_t port,
                          uint8_t cls,
                          uint64_t queueBefore,
@@ -442,12 +444,14 @@ class RdmaSwitch : public Object, public RdmaPortHandler
     /**
      * Call the dequeue-hook stages that want the packet.
      * \param packet the packet
+     * \param size its size in bytes
      * \param port egress port
      * \param cls class
      * \param flags its ingress FIFO entry's flags
      * \return true if a stage marked the packet CE (its IPv4 header changed)
      */
     bool RunDequeueHooks(const Ptr<Packet>& packet,
+                         uint32_t size,
                          uint32_t port,
                          uint8_t cls,
                          uint32_t& flags,
@@ -548,12 +552,14 @@ class RdmaSwitch : public Object, public RdmaPortHandler
      * \param headBytes how many bytes head holds (up to RdmaPortHandler::HEAD_BYTES)
      * \param headBeside the packet's first 12 bytes are those of the hop before; head
      *        holds those it arrived with (RdmaPortHandler::HandleReceive)
+     * \param size the packet's size in bytes
      */
     void Forward(uint32_t inPort,
-                 const Ptr<Packet>& packet,
+                 Ptr<Packet>& packet,
                  const uint8_t* head,
                  uint32_t headBytes,
-                 bool headBeside);
+                 bool headBeside,
+                 uint32_t size);
 
     // RdmaPortHandler: the ports' direct receive and dequeue path.
     /// \return ROUTE_HEAD_BYTES: Forward reads the addresses and ports, and reads any
@@ -563,12 +569,17 @@ class RdmaSwitch : public Object, public RdmaPortHandler
         return ROUTE_HEAD_BYTES;
     }
 
+    /// Forward; the egress queue takes the caller's reference (RdmaNetDevice::EnqueueTaking).
     void HandleReceive(uint32_t port,
-                       const Ptr<Packet>& packet,
+                       Ptr<Packet>& packet,
                        const uint8_t* head,
                        uint32_t headBytes,
-                       bool headBeside) override;
-    void HandleDequeue(uint32_t port, const Ptr<Packet>& packet, uint8_t cls) override;
+                       bool headBeside,
+                       uint32_t size) override;
+    void HandleDequeue(uint32_t port,
+                       const Ptr<Packet>& packet,
+                       uint8_t cls,
+                       uint32_t size) override;
 
     /**
      * Prefetch for Forward: stage 1 the route set of the head's destination (looked up),

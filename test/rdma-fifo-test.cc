@@ -3,8 +3,10 @@
  */
 
 // RdmaFifo's partition_point answers as std::partition_point over the same elements, also
-// when the ring has wrapped (the oldest element is not at the start of the storage).
+// when the ring has wrapped (the oldest element is not at the start of the storage);
+// RdmaTakeReference hands on a Ptr's reference uncounted.
 
+#include "ns3/packet.h"
 #include "ns3/rdma-fifo.h"
 
 #include <algorithm>
@@ -84,4 +86,29 @@ TEST(RdmaFifo, PushBackSlotKeepsOrderThroughGrowthAndWrapAround)
             ASSERT_EQ(fifo.back().value, reference.back());
         }
     }
+}
+
+// RdmaTakeReference hands a Ptr's reference to the caller with no Ref and no Unref (the
+// count is untouched) and leaves the Ptr null, so its destructor releases nothing; a Ptr
+// copy or assignment would count up or down.
+TEST(RdmaTakeReference, TakesTheReferenceUncountedAndLeavesThePtrNull)
+{
+    Ptr<Packet> keeper = Create<Packet>(100);
+    Ptr<Packet> handedOn = keeper;
+    ASSERT_EQ(keeper->GetReferenceCount(), 2u);
+    Packet* taken = nullptr;
+    {
+        Ptr<Packet> scoped = keeper;
+        ASSERT_EQ(keeper->GetReferenceCount(), 3u);
+        taken = RdmaTakeReference(scoped);
+        EXPECT_EQ(scoped, nullptr);
+        EXPECT_EQ(taken, PeekPointer(keeper));
+        EXPECT_EQ(keeper->GetReferenceCount(), 3u); // the taken reference, not counted down
+    }                                               // scoped's destructor: null, releases nothing
+    EXPECT_EQ(keeper->GetReferenceCount(), 3u);
+    Ptr<Packet> adopted(taken, false); // the taken reference, adopted again
+    EXPECT_EQ(keeper->GetReferenceCount(), 3u);
+    Ptr<Packet> none;
+    EXPECT_EQ(RdmaTakeReference(none), nullptr);
+    EXPECT_EQ(none, nullptr);
 }

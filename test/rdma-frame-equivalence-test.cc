@@ -1162,3 +1162,31 @@ TEST(RdmaFrameEquivalence, HpccTelemetryIsTheSameWithAndWithoutSwitchSinks)
     EXPECT_EQ(unobserved.switchFramesHeadBeside > 0, metadataOff);
     EXPECT_EQ(sniffed.switchFramesHeadBeside, 0u);
 }
+
+// The arrival prefetches a frame's packet only where ReceiveWithHead reads it: not at a
+// switch's port given the route bytes beside the packet (its size travels in the frame's
+// slot, its reference moves to the egress queue), but at a host's port, for a shorter head,
+// and at a switch's port once a sink observes its frames (they are written whole first).
+TEST(RdmaFrameEquivalence, ArrivalReadsThePacketOnlyWhereSomethingNeedsIt)
+{
+    SeedAndRunGuard seed;
+    StartFreshRun();
+    Chain chain({"100Gbps", "100Gbps", "100Gbps", "100Gbps"});
+    chain.Install();
+    const uint32_t routeHead = RdmaChannel::MAX_HEAD_BYTES;
+    const uint32_t ipv4Head =
+        RdmaNetDevice::ETHERNET_HEADER_BYTES + RdmaPortHandler::IPV4_HEAD_BESIDE_BYTES;
+    Ptr<RdmaNetDevice> switchPort = PortToward(chain.Switch(1), chain.switches.Get(0));
+    Ptr<RdmaNetDevice> hostPort = RdmaHelper::GetNic(chain.hosts.Get(1))->GetDevice();
+    ASSERT_TRUE(switchPort && hostPort);
+    EXPECT_FALSE(switchPort->ReadsPacketAtArrival(routeHead));
+    EXPECT_TRUE(switchPort->ReadsPacketAtArrival(ipv4Head));
+    EXPECT_TRUE(switchPort->ReadsPacketAtArrival(RdmaNetDevice::ETHERNET_HEADER_BYTES));
+    EXPECT_TRUE(hostPort->ReadsPacketAtArrival(routeHead));
+    uint64_t received = 0;
+    ASSERT_TRUE(
+        switchPort->TraceConnectWithoutContext("MacRx",
+                                               MakeBoundCallback(&CountSniffed, &received)));
+    EXPECT_TRUE(switchPort->ReadsPacketAtArrival(routeHead));
+    Simulator::Destroy();
+}
