@@ -307,6 +307,13 @@ RunMemory(uint32_t k, uint32_t connections)
     return 0;
 }
 
+/// \return a CPU time from getrusage (possibly a difference of two), in seconds
+double
+CpuSeconds(const timeval& t)
+{
+    return t.tv_sec + t.tv_usec * 1e-6;
+}
+
 /**
  * The part of the run after --measureFrom, in a function of its own so that callgrind can
  * collect only there (--toggle-collect='*RunMeasuredPart*'): the steady state of a large
@@ -581,17 +588,26 @@ main(int argc, char* argv[])
     uint64_t measuredEvents = 0;
     uint64_t measuredHops = 0;
     double measuredWall = 0;
+    rusage measuredUsage{}; // the measured part's CPU time and page faults
     if (!measureFrom.IsZero())
     {
         Simulator::Stop(measureFrom);
         Simulator::Run();
         const uint64_t eventsBefore = Simulator::GetEventCount();
         const uint64_t hopsBefore = CountFrames(devices);
+        rusage before{};
+        getrusage(RUSAGE_SELF, &before);
         const auto measureStart = std::chrono::steady_clock::now();
         Simulator::Stop(stopTime - measureFrom);
         RunMeasuredPart();
         measuredWall =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - measureStart).count();
+        getrusage(RUSAGE_SELF, &measuredUsage);
+        measuredUsage.ru_utime.tv_sec -= before.ru_utime.tv_sec;
+        measuredUsage.ru_utime.tv_usec -= before.ru_utime.tv_usec;
+        measuredUsage.ru_stime.tv_sec -= before.ru_stime.tv_sec;
+        measuredUsage.ru_stime.tv_usec -= before.ru_stime.tv_usec;
+        measuredUsage.ru_minflt -= before.ru_minflt;
         measuredEvents = Simulator::GetEventCount() - eventsBefore;
         measuredHops = CountFrames(devices) - hopsBefore;
     }
@@ -672,7 +688,10 @@ main(int argc, char* argv[])
                   << " measured_packet_hops=" << measuredHops
                   << " measured_wall_s=" << std::setprecision(3) << measuredWall
                   << " measured_events_per_s=" << std::setprecision(0)
-                  << measuredEvents / measuredWall;
+                  << measuredEvents / measuredWall << std::setprecision(3)
+                  << " measured_user_s=" << CpuSeconds(measuredUsage.ru_utime)
+                  << " measured_sys_s=" << CpuSeconds(measuredUsage.ru_stime)
+                  << " measured_page_faults=" << measuredUsage.ru_minflt;
     }
     std::cout << std::endl;
     Simulator::Destroy();

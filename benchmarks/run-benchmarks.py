@@ -217,6 +217,17 @@ def scale_run(exe, k, scale_time, *extra):
     return runs[len(runs) // 2], len(runs)
 
 
+def kernel_share(r):
+    """The kernel's share of a run's steady part (rdma-bench's measured_sys_s against
+    measured_wall_s) and its page faults: a fabric whose queues grow takes new pages then,
+    which the kernel zeroes. On a VM whose host takes back freed memory (virtio-balloon free
+    page reporting) a first touch also waits for the host."""
+    if "measured_sys_s" not in r:
+        return "-"
+    share = float(r["measured_sys_s"]) / max(float(r["measured_wall_s"]), 1e-9)
+    return f"{share:.2f} ({r['measured_page_faults']})"
+
+
 def bracketed_run(exe, k0, k, scale_time, *extra):
     """Run fattree<k> for --scale between two runs of the reference fattree<k0> (each a
     scale_run), so that its steady rate is compared with k0's measured just before and just
@@ -409,7 +420,8 @@ def main():
         print(f"k | order | runs (median steady rate's shown) | hosts | switches | setup_s | "
               f"run_s | events | events_per_s | steady events_per_s (from {SCALE_STEADY_FROM}) | "
               f"steady against k = {scale_k[0]} run just before and after (k = {scale_k[0]}'s "
-              f"rate then) | packet_hops | packet_hops_per_s | peak_rss_mb | rss_bytes_per_node")
+              f"rate then) | packet_hops | packet_hops_per_s | peak_rss_mb | rss_bytes_per_node | "
+              f"steady part's kernel time (page faults)")
         first_rate = {}
         first_steady = {}
         for k in scale_k:
@@ -428,7 +440,8 @@ def main():
                       f"{run_s:.3f} | {events} | {events / run_s:.0f} ({events / run_s / first:.2f}"
                       f" of k = {scale_k[0]}) | {steady:.0f} ({steady / steady_first:.2f}) | "
                       f"{steady / around:.2f} ({around:.0f}) | {hops} | {hops / run_s:.0f} | "
-                      f"{r['peak_rss_mb']} | {r['rss_bytes_per_node']}", flush=True)
+                      f"{r['peak_rss_mb']} | {r['rss_bytes_per_node']} | "
+                      f"{kernel_share(r)}", flush=True)
         latency = os.path.join(args.build, "benchmarks", "memory-latency")
         if os.path.exists(latency):
             print("memory at the time of the series (benchmarks/memory-latency):", flush=True)

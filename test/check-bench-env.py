@@ -90,6 +90,15 @@ def main():
     finally:
         bench.run = real_run
 
+    # The kernel's share of a steady part: its system time over its wall time, and its page
+    # faults; "-" from an rdma-bench that does not report them.
+    share = bench.kernel_share({"measured_sys_s": "0.5", "measured_wall_s": "2.0",
+                                "measured_page_faults": "41"})
+    if share != "0.25 (41)":
+        failures.append(f"kernel_share of 0.5 s in 2.0 s, 41 faults: {share!r}")
+    if bench.kernel_share({"measured_wall_s": "2.0"}) != "-":
+        failures.append("kernel_share without measured_sys_s is not '-'")
+
     for f in failures:
         print(f"FAIL {f}")
     print("check-bench-env: " + (f"{len(failures)} failure(s)" if failures else "all checks hold"))
