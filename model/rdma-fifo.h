@@ -197,11 +197,12 @@ class RdmaFifo
  * out without a Ref/Unref pair.
  *
  * Why: ns-3.37's Ptr has no move constructor, so `std::move` of a Ptr copies it, and each
- * copy is a Ref and an Unref. A packet passes through two of these queues per hop (a
- * device's class queue, a channel's frames in flight): push_back takes the one reference
- * the queue keeps; take_front hands it to the caller's Ptr without another (Ptr's
- * constructor with ref = false adopts it). Equivalent to RdmaFifo<Ptr<U>> of the generic
- * template otherwise: same order, same lifetime of what it holds.
+ * copy is a Ref and an Unref: push_back takes the one reference the queue keeps; take_front
+ * hands it to the caller's Ptr without another (Ptr's constructor with ref = false adopts
+ * it). A device's control frames wait in one; its class queues and a channel's frames in
+ * flight keep a packet's size beside its reference instead, and take it with
+ * RdmaTakeReference (RdmaNetDevice::QueuedPacket, RdmaChannel::InFlightFrame). Equivalent to
+ * RdmaFifo<Ptr<U>> of the generic template otherwise: same order, same lifetime of what it holds.
  * \tparam U the pointee type (reference counted, as ns-3's Ptr requires)
  */
 template <class U>
@@ -304,7 +305,8 @@ class RdmaFifo<Ptr<U>>
  * destructor, which a null Ptr's would leave undone anyway).
  * 	param U the pointee type
  * \param ptr the Ptr whose reference the caller now holds; null afterwards
- * eturn the pointee (null if ptr was); the caller releases it with Unref
+ *
+eturn the pointee (null if ptr was); the caller releases it with Unref
  */
 template <class U>
 U*

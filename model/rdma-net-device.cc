@@ -1052,7 +1052,7 @@ RdmaNetDevice::TryTransmit()
         if (!m_dequeueCallback.IsNull()) // a NIC's port may have both
         {
             m_dequeueCallback(this, packet, static_cast<uint8_t>(cls));
-            size = packet->GetSize(); // a callback is not bound not to resize it
+            size = packet->GetSize(); // the callback may have resized it
         }
         if (CanSendHeadBeside())
         {
@@ -1238,7 +1238,8 @@ RdmaNetDevice::PrefetchTransmit(uint32_t stage) const
         __builtin_prefetch(m_peer);
         if (!m_queues[cls].empty())
         {
-            // Loaded, not prefetched (RdmaSimulatorImpl::Touch): stage 3 reads it.
+            // Loaded, not prefetched (RdmaSimulatorImpl::Touch): stage 3 reads it on a host's
+            // port, TryTransmit on every port.
             RdmaSimulatorImpl::Touch(&m_queues[cls].front());
         }
         return;
