@@ -249,6 +249,8 @@ RdmaChannel::FillSlot(InFlightFrame& slot,
     constexpr uint32_t ETHERNET = RdmaNetDevice::ETHERNET_HEADER_BYTES;
     constexpr uint32_t WITH_IPV4 = ETHERNET + RdmaPortHandler::IPV4_HEAD_BESIDE_BYTES;
     static_assert(sizeof(InFlightFrame) == 64, "a frame on the wire: one cache line");
+    static_assert(MAX_HEAD_BYTES == ETHERNET + RdmaPortHandler::ROUTE_HEAD_BYTES,
+                  "the head RdmaNetDevice::ReadsPacketAtArrival takes for a switch's");
     slot.packet = frame;
     slot.size = size;
     slot.bytes = static_cast<uint8_t>(headBytes);

@@ -1269,8 +1269,7 @@ void
 RdmaNetDevice::PrefetchReceive(const uint8_t* head, uint32_t headBytes, uint32_t stage) const
 {
     // ReceiveWithHead's fast path, where the handler is given the route bytes beside.
-    if (headBytes != RdmaChannel::MAX_HEAD_BYTES || !m_handlerReadsRouteHead ||
-        (m_watched & RX_SLOW_PATH))
+    if (ReadsPacketAtArrival(headBytes))
     {
         return;
     }

@@ -520,8 +520,9 @@ eturn the checksum after
     /**
      * \param headBytes the bytes of the head beside an arriving frame's packet
      * \return false if ReceiveWithHead will read no line of the packet (a switch's port
-     *         whose handler reads the route bytes beside it, nothing observing): the
-     *         arrival's prefetch then leaves it alone
+     *         whose handler reads the route bytes beside it, nothing observing: its fast
+     *         path, which PrefetchReceive prefetches for): the arrival's prefetch then leaves
+     *         the packet alone
      */
     bool ReadsPacketAtArrival(uint32_t headBytes) const
     {
