@@ -615,13 +615,6 @@ class RdmaSwitch : public Object, public RdmaPortHandler
     static constexpr uint32_t NUM_CLASSES = RdmaSwitchMmu::NUM_CLASSES;
     static constexpr uint32_t NO_PORT = 0xffffffff;
 
-    /// A run of the flat array: offsets from the previous run's end to end map to id.
-    struct RouteRun
-    {
-        uint32_t end; //!< one past the run's last offset
-        uint32_t id;  //!< next-hop set id of the run
-    };
-
     /// A stage as a hook calls it: raw pointer (m_egress owns it) and what it wants.
     struct EgressHook
     {
@@ -651,7 +644,12 @@ class RdmaSwitch : public Object, public RdmaPortHandler
     mutable uint32_t m_lastRunOffset{NO_RUN_OFFSET}; //!< NO_RUN_OFFSET: none
     mutable uint32_t m_lastRunId{0};                 //!< the set id of m_lastRunOffset
     std::vector<uint32_t> m_denseRoutes;             //!< set id per address - m_denseBase
-    std::vector<RouteRun> m_routeRuns;               //!< runs of m_denseRoutes, if few
+    // The runs of m_denseRoutes, if few: run i maps the offsets from the end of run i - 1 (0
+    // for the first) up to m_routeRunEnds[i] to m_routeRunIds[i]. The ends are padded with
+    // NO_RUN_END to a multiple of ROUTE_RUN_LANES, so LookUpRouteSetId counts them in whole
+    // vectors; empty: no runs.
+    std::vector<uint32_t> m_routeRunEnds; //!< one past each run's last offset, then padding
+    std::vector<uint32_t> m_routeRunIds;  //!< next-hop set id of each run
     std::vector<std::vector<uint32_t>> m_routeSets{std::vector<uint32_t>()}; //!< [0] = none
     std::vector<EgressHook> m_enqueueHooks;
     std::vector<EgressHook> m_dequeueHooks;
@@ -663,7 +661,7 @@ class RdmaSwitch : public Object, public RdmaPortHandler
     uint32_t m_wdActiveStorms{0}; //!< queues stormed now (Forward looks further only if > 0)
     uint64_t m_derivedEcmpSeed{DeriveEcmpSeed(nullptr)}; //!< DeriveEcmpSeed(m_node), kept
     uint64_t m_forwarded{0};
-    bool m_routeRunsValid{false};   //!< m_routeRuns matches m_denseRoutes (Forward rebuilds)
+    bool m_routeRunsValid{false};   //!< the runs match m_denseRoutes (Forward rebuilds)
     bool m_readTelemetryBit{false}; //!< some stage wants FILTER_TELEMETRY packets
     /// Sinks of the per-packet traces (RdmaWatchedTrace), read instead of their lists.
     uint16_t m_watched{0};
@@ -684,7 +682,7 @@ class RdmaSwitch : public Object, public RdmaPortHandler
     uint32_t RouteSetId(uint32_t dst) const
     {
         const uint32_t offset = dst - m_denseBase; // wraps for dst < base: not dense
-        if (offset < m_denseSize && (!m_routeRunsValid || m_routeRuns.empty()))
+        if (offset < m_denseSize && (!m_routeRunsValid || m_routeRunIds.empty()))
         {
             return m_denseRoutes[offset]; // Forward rebuilds the runs after a change
         }
@@ -694,12 +692,16 @@ class RdmaSwitch : public Object, public RdmaPortHandler
     /// \return RouteSetId of a destination outside the flat table, or through its runs (only
     /// when they are valid and in use: RouteSetId reads the flat table otherwise)
     uint32_t LookUpRouteSetId(uint32_t dst) const;
-    /// Rebuild m_routeRuns from m_denseRoutes (or leave it empty if there are too many).
+    /// Rebuild the runs from m_denseRoutes (or leave it empty if there are too many).
     void BuildRouteRuns();
 
     /// m_lastRunOffset when no look-up is remembered (no flat table has 2^32 entries).
     static constexpr uint32_t NO_RUN_OFFSET = 0xffffffff;
-    /// Most runs looked up by binary search; with more the flat array is used.
+    /// The end that pads m_routeRunEnds: past every offset (no flat table has 2^32 entries).
+    static constexpr uint32_t NO_RUN_END = 0xffffffff;
+    /// m_routeRunEnds is padded to a multiple of this many ends (two SSE2 vectors).
+    static constexpr std::size_t ROUTE_RUN_LANES = 8;
+    /// Most runs looked up by counting their ends; with more the flat array is used.
     static constexpr std::size_t MAX_ROUTE_RUNS = 64;
     /// Flat tables up to this many entries (16 KiB) are read directly: a binary search over
     /// their runs costs more instructions than the load it saves (the peer's addressing,

@@ -455,8 +455,8 @@ TEST(RdmaSwitch, RoutesSetInAnyOrderStayInTheFlatTable)
 }
 
 // A compacted table looks every address up in its runs right, for every number of runs up to
-// the 64 kept (the binary search over them at every depth): runs of uneven lengths, adjacent
-// ones different, each address and both ends checked.
+// the 64 kept (their ends counted in whole vectors of 8, some padded, some full): runs of
+// uneven lengths, adjacent ones different, each address and both ends checked.
 TEST(RdmaSwitch, CompactedRoutesFindTheRunOfEveryAddressForAnyNumberOfRuns)
 {
     Star star(4, MicroSeconds(1), {}, false);
