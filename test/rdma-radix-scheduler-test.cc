@@ -67,6 +67,30 @@ TEST(RdmaRadixScheduler, RemovingABucketsEarliestEventKeepsTheOrder)
     EXPECT_TRUE(radix->IsEmpty());
 }
 
+// Peeking past the current run reads the earliest bucket without sorting it: the next event
+// is the one of the bucket's earliest time stamp with the least uid, not the first found
+// with that time stamp, nor the least uid of the bucket.
+TEST(RdmaRadixScheduler, PeekingABucketGivesItsEarliestTimeStampsLeastUid)
+{
+    Ptr<Scheduler> radix = CreateObject<RdmaRadixScheduler>();
+    // From time stamp 0, 147,456 to 151,551 ps share level 1's bucket 36 (bits 12..17).
+    radix->Insert(SchedulerTestEvent(150500, 1));
+    radix->Insert(SchedulerTestEvent(150000, 40));
+    radix->Insert(SchedulerTestEvent(150000, 35));
+    radix->Insert(SchedulerTestEvent(150000, 38));
+    radix->Insert(SchedulerTestEvent(151000, 2));
+    EXPECT_EQ(radix->PeekNext().key.m_uid, 35U);
+    EXPECT_EQ(radix->PeekNext().key.m_ts, 150000U);
+    const uint32_t uids[] = {35, 38, 40, 1, 2};
+    for (const uint32_t uid : uids)
+    {
+        ASSERT_FALSE(radix->IsEmpty());
+        EXPECT_EQ(radix->PeekNext().key.m_uid, uid);
+        EXPECT_EQ(radix->RemoveNext().key.m_uid, uid);
+    }
+    EXPECT_TRUE(radix->IsEmpty());
+}
+
 // The current run spans 4,096 ps and is kept sorted: an event scheduled inside it, before
 // events of the run that have not run yet, runs before them; one at the time stamp of
 // pending events runs after them (its uid is newer).
