@@ -367,12 +367,22 @@ RdmaSimulatorImpl::GetLookahead() const
 /// events run alone, between windows.
 static constexpr uint32_t FIRST_NON_NODE_CONTEXT = 1U << 24;
 
-/// \return whether a runs after b (a later time stamp, or the same and a later uid)
-static bool
-RunsAfter(const Scheduler::Event& a, const Scheduler::Event& b)
+namespace
 {
-    return a.key.m_ts != b.key.m_ts ? a.key.m_ts > b.key.m_ts : a.key.m_uid > b.key.m_uid;
-}
+/**
+ * The order of a node's own events in a window (a heap whose top runs first). A function
+ * object, not a function: given a function, std::push_heap and std::pop_heap called it
+ * through its pointer for every comparison; the object's operator they inline.
+ */
+struct RunsAfter
+{
+    /// \return whether a runs after b (a later time stamp, or the same and a later uid)
+    bool operator()(const Scheduler::Event& a, const Scheduler::Event& b) const
+    {
+        return a.key.m_ts != b.key.m_ts ? a.key.m_ts > b.key.m_ts : a.key.m_uid > b.key.m_uid;
+    }
+};
+} // namespace
 
 void
 RdmaSimulatorImpl::InsertInWindow(const Scheduler::Event& ev)
@@ -391,7 +401,7 @@ RdmaSimulatorImpl::InsertInWindow(const Scheduler::Event& ev)
                           "(a link's propagation delay), or 0 (off)");
     }
     m_ownEvents.push_back(ev);
-    std::push_heap(m_ownEvents.begin(), m_ownEvents.end(), RunsAfter);
+    std::push_heap(m_ownEvents.begin(), m_ownEvents.end(), RunsAfter());
 }
 
 bool
@@ -465,9 +475,9 @@ RdmaSimulatorImpl::RunNodeWindow(std::size_t begin, std::size_t end)
             PrefetchBatch(run, size, next);
             m_nextBatch = next + PREFETCH_BATCH;
         }
-        if (!m_ownEvents.empty() && (next == end || RunsAfter(run[next], m_ownEvents[0])))
+        if (!m_ownEvents.empty() && (next == end || RunsAfter()(run[next], m_ownEvents[0])))
         {
-            std::pop_heap(m_ownEvents.begin(), m_ownEvents.end(), RunsAfter);
+            std::pop_heap(m_ownEvents.begin(), m_ownEvents.end(), RunsAfter());
             const Scheduler::Event ev = m_ownEvents.back();
             m_ownEvents.pop_back();
             RunEvent(ev);
