@@ -692,7 +692,7 @@ class RdmaSwitch : public Object, public RdmaPortHandler
     /// \return RouteSetId of a destination outside the flat table, or through its runs (only
     /// when they are valid and in use: RouteSetId reads the flat table otherwise)
     uint32_t LookUpRouteSetId(uint32_t dst) const;
-    /// Rebuild the runs from m_denseRoutes (or leave it empty if there are too many).
+    /// Rebuild the runs from m_denseRoutes (or leave them empty if there are too many).
     void BuildRouteRuns();
 
     /// m_lastRunOffset when no look-up is remembered (no flat table has 2^32 entries).
@@ -703,7 +703,7 @@ class RdmaSwitch : public Object, public RdmaPortHandler
     static constexpr std::size_t ROUTE_RUN_LANES = 8;
     /// Most runs looked up by counting their ends; with more the flat array is used.
     static constexpr std::size_t MAX_ROUTE_RUNS = 64;
-    /// Flat tables up to this many entries (16 KiB) are read directly: a binary search over
+    /// Flat tables up to this many entries (16 KiB) are read directly: a look-up through
     /// their runs costs more instructions than the load it saves (the peer's addressing,
     /// 11.0.i.1, spreads 16 hosts over 3,841 entries in 32 runs).
     static constexpr std::size_t MIN_ENTRIES_FOR_RUNS = 4096;
