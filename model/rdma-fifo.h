@@ -303,10 +303,9 @@ class RdmaFifo<Ptr<U>>
  * by the time it is served: its line fetched only to count up and down (see RdmaFifo<Ptr<U>>).
  * The Ptr is left in the state of a default-constructed one (its storage reused without its
  * destructor, which a null Ptr's would leave undone anyway).
- * 	param U the pointee type
+ * \tparam U the pointee type
  * \param ptr the Ptr whose reference the caller now holds; null afterwards
- *
-eturn the pointee (null if ptr was); the caller releases it with Unref
+ * \return the pointee (null if ptr was); the caller releases it with Unref
  */
 template <class U>
 U*

@@ -857,8 +857,7 @@ constexpr uint32_t IP_PREFIX = IP_BTH + RdmaBthHeader::SIZE;
  * \param ip the first bytes of the IPv4 packet
  * \param n how many of them there are (at most IP_PREFIX are read)
  * \param intBytes the peer's INT header
- *
-eturn wire bytes
+ * \return wire bytes
  */
 uint32_t
 HpccSimulatorIpv4Bytes(const uint8_t* ip, uint32_t n, uint32_t intBytes)

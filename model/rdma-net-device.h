@@ -369,8 +369,7 @@ class RdmaNetDevice : public NetDevice
      * \param checksum the checksum before
      * \param ttl the TTL before (above 0)
      * \param protocol the protocol field (the TTL's 16-bit word partner)
-     *
-eturn the checksum after
+     * \return the checksum after
      */
     static uint16_t TtlDecrementChecksum(uint16_t checksum, uint8_t ttl, uint8_t protocol);
 
